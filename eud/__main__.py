@@ -1,0 +1,5 @@
+import sys
+
+from eud.cli import main
+
+sys.exit(main())

@@ -1,0 +1,30 @@
+"""Shared test helpers: where the shared UD data is, and how to skip without it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_UD = REPO.parent / "shared" / "data" / "ud"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def shared_files(pattern: str = "*/*.conllu.xz") -> list[Path]:
+    """Treebank files under ../shared/data/ud matching ``pattern`` (empty when absent)."""
+    if not SHARED_UD.is_dir():
+        return []
+    return sorted(SHARED_UD.glob(pattern))
+
+
+def needs_shared(paths: list[Path]) -> None:
+    """Skip the calling test, with a clear reason, when the shared data is missing."""
+    if not paths:
+        pytest.skip(f"shared UD data not found at {SHARED_UD} (it sits beside the repo in CI)")
+
+
+@pytest.fixture
+def fixtures() -> Path:
+    """The folder of small hand-written CoNLL-U fixtures."""
+    return FIXTURES
