@@ -1,0 +1,294 @@
+"""Gapping and other ellipsis: restore the elided predicate as an empty node.
+
+In a basic UD tree an elided predicate leaves its clause headless: one remnant
+is promoted to head the clause and the others hang from it as ``orphan``
+(https://universaldependencies.org/u/overview/specific-syntax.html#ellipsis).
+The enhanced representation undoes this
+(https://universaldependencies.org/u/overview/enhanced-syntax.html#ellipsis):
+an empty node stands for the missing predicate, takes the relation the
+predicate would have had, and every remnant hangs from it with the relation it
+would have had, e.g. for *Mary won gold and Peter bronze*::
+
+    1 Mary    2:nsubj              4 and    4.1:cc
+    2 won     0:root               5 Peter  4.1:nsubj
+    3 gold    2:obj                5.1 won  2:conj   (CopyOf=2)
+                                   6 bronze 4.1:obj
+
+For each word P with ``orphan`` children this rule
+
+* adds an empty node E after P (where most treebanks put it) copying FORM,
+  LEMMA, UPOS, XPOS and FEATS of the pronounced predicate A (P's basic head
+  when P is a ``conj``), with ``CopyOf=A`` in MISC;
+* moves P's incoming edge to E (``A -conj-> E``; a promoted ``root``,
+  ``parataxis`` or ``advcl`` clause gives ``0:root``, ``parataxis``, ...);
+* labels P and its orphans by aligning each with a *correlate* among A's
+  dependents: same UPOS class, same case/mark words, same ``Case`` feature,
+  and the same relative order (see :func:`align`).  The label is the
+  correlate's universal relation plus any subtype that is not a case marker
+  (``nsubj:pass``, ``obl:arg``); H3's case rule, which runs after this one,
+  adds ``obl:in`` and the like.  A remnant with no correlate (no antecedent,
+  or nothing compatible) gets a label guessed from itself
+  (:func:`label_from_form`): ADV → advmod, a nominal with an adposition or an
+  oblique case → obl, Nom → nsubj, Acc → obj, Dat → iobj, otherwise the
+  first nominal remnant nsubj and later ones obj.  ``dep`` is never emitted;
+* moves P's clause-level dependents (cc, punct, mark, discourse, vocative,
+  orphan and anything a predicate rather than a nominal takes) to E; P keeps
+  its nominal dependents (det, amod, case, nmod, ...).
+
+It cannot handle: ellipsis without ``orphan`` (a single remnant, as in
+*so did Mary*, or gapped nominals annotated with plain ``conj``); several
+elided words (GUM's copies of the elided auxiliaries, articles and
+prepositions); correlates inside a non-finite complement (*I want to eat
+apples and you pears* aligns *pears* with A's own dependents only); and the
+per-treebank placement quirks (some treebanks put E before P or keep P's
+basic edge).  Czech and Slovak gold graphs label remnants ``dep``; this rule
+deliberately does not.
+"""
+
+from __future__ import annotations
+
+from eud.graph import NodeId, Sentence, Word
+
+NOMINAL = {"NOUN", "PROPN", "PRON", "NUM", "DET", "SYM", "X"}
+# Relations a clause head takes but a nominal does not: these dependents of
+# the promoted remnant belong to the restored predicate.
+CLAUSAL = {
+    "cc", "punct", "mark", "orphan", "discourse", "vocative", "aux", "cop",
+    "nsubj", "csubj", "obj", "iobj", "obl", "expl", "ccomp", "xcomp", "advcl",
+    "parataxis", "dislocated", "reparandum",
+}
+# Dependents of the pronounced predicate that cannot be correlates of a remnant.
+NOT_CORRELATE = {"conj", "cc", "punct", "parataxis", "root", "reparandum", "goeswith", "orphan"}
+# Basic subtypes that say something other than the case marker, so they carry
+# over to the remnant (the case rule re-derives the others).
+KEPT_SUBTYPES = {"pass", "arg", "agent", "prt", "poss", "cop", "preconj", "xsubj", "relcl", "outer"}
+# Above this many candidate alignments, alignment is greedy, not exhaustive.
+SEARCH_LIMIT = 50_000
+
+
+def pos_class(word: Word) -> str:
+    """A coarse part-of-speech class for matching remnants with correlates."""
+    if word.upos in NOMINAL:
+        return "N"
+    if word.upos in ("VERB", "AUX"):
+        return "V"
+    return word.upos
+
+
+class _Tree:
+    """Basic children lists and the case/mark words of each word."""
+
+    __slots__ = ("sentence", "children", "markers")
+
+    def __init__(self, sentence: Sentence) -> None:
+        self.sentence = sentence
+        self.children = sentence.basic_children()
+        self.markers: dict[int, tuple[str, ...]] = {}
+
+    def marker(self, i: int) -> tuple[str, ...]:
+        """Lowercased lemmas of word ``i``'s case and mark children (its 'preposition')."""
+        if i not in self.markers:
+            words = self.sentence.words
+            self.markers[i] = tuple(
+                (words[c - 1].lemma if words[c - 1].lemma != "_" else words[c - 1].form).lower()
+                for c in self.children[i]
+                if words[c - 1].udeprel in ("case", "mark")
+            )
+        return self.markers[i]
+
+
+def pair_score(tree: _Tree, remnant: Word, correlate: Word) -> float:
+    """How well a remnant fits a correlate: higher is better, below 0 means no match."""
+    score = 0.0
+    score += 2.0 if pos_class(remnant) == pos_class(correlate) else -1.5
+    rm, cm = tree.marker(remnant.id), tree.marker(correlate.id)
+    if rm and cm:
+        score += 3.0 if rm == cm else 0.5
+    elif rm or cm:
+        score -= 1.5
+    else:
+        score += 0.5
+    rc, cc = remnant.feat("Case"), correlate.feat("Case")
+    if rc and cc:
+        score += 2.5 if rc == cc else -2.0
+    if correlate.udeprel in ("aux", "cop", "det", "case", "mark") and remnant.udeprel != correlate.udeprel:
+        score -= 3.0  # function words only correlate with function words
+    return score
+
+
+def align(tree: _Tree, remnants: list[Word], correlates: list[Word]) -> list[Word | None]:
+    """Match each remnant with at most one correlate, keeping word order where possible.
+
+    Maximises the sum of :func:`pair_score` minus 1.5 per pair of remnants whose
+    correlates come in the opposite order; a pair scoring below 0 is never
+    made, so a remnant with no compatible correlate is left unmatched (None).
+    """
+    n, m = len(remnants), len(correlates)
+    scores = [[pair_score(tree, r, c) for c in correlates] for r in remnants]
+    if (m + 1) ** n > SEARCH_LIMIT:
+        return _greedy(scores, correlates)
+    best_total = 0.0
+    best: list[int | None] = [None] * n
+    chosen: list[int | None] = []
+
+    def search(i: int, total: float) -> None:
+        nonlocal best_total, best
+        if i == n:
+            if total > best_total:
+                best_total, best = total, list(chosen)
+            return
+        chosen.append(None)
+        search(i + 1, total)
+        chosen.pop()
+        for j in range(m):
+            if scores[i][j] < 0 or j in chosen:
+                continue
+            inversions = sum(1 for k in chosen if k is not None and k > j)
+            chosen.append(j)
+            search(i + 1, total + scores[i][j] - 1.5 * inversions)
+            chosen.pop()
+
+    search(0, 0.0)
+    return [correlates[j] if j is not None else None for j in best]
+
+
+def _greedy(scores: list[list[float]], correlates: list[Word]) -> list[Word | None]:
+    """Best-scoring pairs first; for alignments too large to search."""
+    n, m = len(scores), len(correlates)
+    pairs = sorted(((scores[i][j], -i, -j) for i in range(n) for j in range(m)), reverse=True)
+    out: list[Word | None] = [None] * n
+    used: set[int] = set()
+    for s, i, j in pairs:
+        if s >= 0 and out[-i] is None and -j not in used:
+            out[-i] = correlates[-j]
+            used.add(-j)
+    return out
+
+
+def label_from_correlate(correlate: Word) -> str:
+    """The correlate's relation, minus subtypes the case rule will re-derive."""
+    udeprel, _, sub = correlate.deprel.partition(":")
+    return f"{udeprel}:{sub}" if sub in KEPT_SUBTYPES else udeprel
+
+
+def label_from_form(tree: _Tree, remnant: Word, nominal_rank: int) -> str:
+    """A label guessed from the remnant alone, used when it has no correlate.
+
+    ``nominal_rank`` is how many bare nominal remnants come before this one:
+    the first is taken for a subject, later ones for objects.
+    """
+    cls = pos_class(remnant)
+    case = remnant.feat("Case")
+    marked = bool(tree.marker(remnant.id))
+    if remnant.upos == "ADV" or remnant.upos == "PART":
+        return "advmod"
+    if cls == "V":
+        return "advcl" if marked else "xcomp"
+    if remnant.upos == "ADJ":
+        return "obl" if marked else "xcomp"
+    if marked:
+        return "obl"
+    if case in ("Nom",):
+        return "nsubj"
+    if case in ("Acc",):
+        return "obj"
+    if case in ("Dat",):
+        return "iobj"
+    if case and case not in ("Gen", "Par"):
+        return "obl"
+    return "nsubj" if nominal_rank == 0 else "obj"
+
+
+class Gapping:
+    """Enhancer rule: an empty node for each predicate elided under ``orphan``."""
+
+    name = "gapping"
+
+    def __init__(self, *, copy_of: bool = True) -> None:
+        self.copy_of = copy_of
+
+    def apply(self, sentence: Sentence) -> None:
+        """Rewrite ``sentence.enhanced`` (a copy of the basic tree) for every gapped clause."""
+        words = sentence.words
+        promoted = sorted({w.head for w in words if w.deprel == "orphan" and w.head})
+        if not promoted:
+            return
+        tree = _Tree(sentence)
+        restored: dict[int, NodeId] = {}
+        for p in promoted:
+            restored[p] = self._restore(tree, words[p - 1], restored)
+
+    def _antecedent(self, tree: _Tree, head: Word) -> Word | None:
+        """The pronounced predicate whose dependents are the correlates (None if none)."""
+        # A conjunct whose first conjunct is itself gapped shares that one's predicate.
+        seen = set()
+        while head.id not in seen and any(
+            tree.sentence.words[c - 1].deprel == "orphan" for c in tree.children[head.id]
+        ):
+            seen.add(head.id)
+            if not head.head or head.udeprel != "conj":
+                return None
+            head = tree.sentence.words[head.head - 1]
+        return head
+
+    def _restore(self, tree: _Tree, p: Word, restored: dict[int, NodeId]) -> NodeId:
+        sentence = tree.sentence
+        words = sentence.words
+        graph = sentence.enhanced
+        parent: NodeId = (p.head or 0, 0)
+        if parent[0] in restored:
+            parent = restored[parent[0]]
+        source = None
+        if p.udeprel == "conj" and p.head:
+            source = self._antecedent(tree, words[p.head - 1])
+
+        columns = {"form": "_", "lemma": "_", "upos": "_", "xpos": "_", "feats": "_", "misc": "_"}
+        if source is not None:
+            columns.update(form=source.form, lemma=source.lemma, upos=source.upos, xpos=source.xpos, feats=source.feats)
+            if self.copy_of:
+                columns["misc"] = f"CopyOf={source.id}"
+        else:
+            columns["upos"] = "VERB"
+        empty = sentence.add_empty_node(after=p.id, **columns)
+
+        # E takes over P's place in the graph.
+        graph.discard((p.head or 0, 0), p.node, p.deprel)
+        graph.add(parent, empty, p.deprel)
+
+        orphans = [words[c - 1] for c in tree.children[p.id] if words[c - 1].deprel == "orphan"]
+        remnants = sorted([p] + orphans, key=lambda w: w.id)
+        labels = self._labels(tree, remnants, source)
+        for r in remnants:
+            if r is not p:
+                graph.discard(p.node, r.node, "orphan")
+            graph.add(empty, r.node, labels[r.id])
+        for c in tree.children[p.id]:
+            child = words[c - 1]
+            if child.deprel != "orphan" and child.udeprel in CLAUSAL:
+                graph.discard(p.node, child.node, child.deprel)
+                graph.add(empty, child.node, child.deprel)
+        return empty
+
+    def _labels(self, tree: _Tree, remnants: list[Word], source: Word | None) -> dict[int, str]:
+        """The relation of each remnant to the restored predicate."""
+        words = tree.sentence.words
+        matched: list[Word | None] = [None] * len(remnants)
+        if source is not None:
+            taken = {r.id for r in remnants}
+            correlates = [
+                words[c - 1]
+                for c in tree.children[source.id]
+                if c not in taken and words[c - 1].udeprel not in NOT_CORRELATE
+            ]
+            if correlates:
+                matched = align(tree, remnants, correlates)
+        labels = {}
+        rank = 0  # bare nominal remnants so far
+        for r, c in zip(remnants, matched):
+            if c is not None:
+                labels[r.id] = label_from_correlate(c)
+            else:
+                labels[r.id] = label_from_form(tree, r, rank)
+            if pos_class(r) == "N" and not tree.marker(r.id):
+                rank += 1
+        return labels
