@@ -21,16 +21,22 @@ sentence metadata are not checked: this module is about the enhanced layer.
 
 from __future__ import annotations
 
+import argparse
+import lzma
+import os
+import re
+import sys
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 
-from eud.graph import ROOT, EmptyNode, NodeId, Sentence, format_id
+from eud.conllu import ConlluError, format_sentence, open_text, parse_conllu
+from eud.graph import ROOT, NodeId, Sentence, format_id
+from eud.progress import progress
 
 # The 37 universal relations, plus "ref", which only the enhanced graph uses.
 UNIVERSAL_RELATIONS = frozenset(
-    "acl advcl advmod amod appos aux case cc ccomp clf compound conj cop csubj dep det discourse "
-    "dislocated expl fixed flat goeswith iobj list mark nmod nsubj nummod obj obl orphan parataxis "
-    "punct reparandum root vocative xcomp ref".split()
+    ["acl", "advcl", "advmod", "amod", "appos", "aux", "case", "cc", "ccomp", "clf", "compound", "conj", "cop", "csubj", "dep", "det", "discourse", "dislocated", "expl", "fixed", "flat", "goeswith", "iobj", "list", "mark", "nmod", "nsubj", "nummod", "obj", "obl", "orphan", "parataxis", "punct", "reparandum", "root", "vocative", "xcomp", "ref"]
 )
 
 # Test ids that concern the enhanced layer (the ones eud checks), with their udvalidate level.
@@ -226,3 +232,300 @@ def check_sentence(sentence: Sentence) -> list[Problem]:
         add("unconnected-egraph", f"enhanced graph is not connected: {ids} not reachable from the root", unreachable[0])
     problems.sort(key=lambda p: (p.line if p.line is not None else -1))
     return problems
+
+
+# -- raw DEPS cells ---------------------------------------------------------------
+
+_WORD_ID = re.compile(r"[1-9][0-9]*")
+_EMPTY_ID = re.compile(r"([0-9]+)\.([1-9][0-9]*)")
+_MWT_ID = re.compile(r"([1-9][0-9]*)-([1-9][0-9]*)")
+_EHEAD = re.compile(r"(0|[1-9][0-9]*)(\.[1-9][0-9]*)?")
+
+Row = tuple[int, list[str]]
+
+
+def _id_tuple(text: str) -> tuple[int, int]:
+    major, _, minor = text.partition(".")
+    return int(major), int(minor or 0)
+
+
+def _check_placement(rows: list[Row], add) -> None:
+    """Empty nodes numbered 1, 2, 3… right after their word, before the next multiword token."""
+    current_word, next_empty, token_first = 0, 1, 0
+    for line, cols in rows:
+        ident = cols[0]
+        empty = _EMPTY_ID.fullmatch(ident)
+        if not empty:
+            next_empty = 1
+            if _WORD_ID.fullmatch(ident):
+                current_word = int(ident)
+            elif (mwt := _MWT_ID.fullmatch(ident)):
+                token_first = int(mwt.group(1))
+            continue
+        major, minor = int(empty.group(1)), int(empty.group(2))
+        if major != current_word or minor != next_empty:
+            add("misplaced-empty-node", f"empty node {ident} out of place: expected {current_word}.{next_empty}", line)
+        elif token_first > major:
+            add("misplaced-empty-node", f"empty node {ident} must come before the multiword token starting at {token_first}", line)
+        next_empty += 1
+
+
+def check_raw_rows(rows: list[Row]) -> list[Problem]:
+    """Check the raw lines of one sentence (``(line number, columns)``) for DEPS syntax and order.
+
+    As in udvalidate, a DEPS cell that cannot be parsed or names a head that does
+    not exist stops the order checks for the whole sentence.
+    """
+    problems: list[Problem] = []
+
+    def add(testid: str, message: str, line: int) -> None:
+        problems.append(Problem(testid, message, None, line))
+
+    rows = [(line, cols) for line, cols in rows if len(cols) == 10]
+    _check_placement(rows, add)
+    ids = {cols[0] for _, cols in rows if _WORD_ID.fullmatch(cols[0]) or _EMPTY_ID.fullmatch(cols[0])}
+    parsed: list[tuple[int, str, list[list[str]]]] = []
+    for line, cols in rows:
+        if cols[8] == "_" or _MWT_ID.fullmatch(cols[0]):
+            continue
+        items = [item.split(":", 1) for item in cols[8].split("|")]
+        if any(len(item) != 2 for item in items):
+            add("invalid-deps", f"cannot parse DEPS {cols[8]!r}: each entry must be HEAD:RELATION", line)
+            continue
+        for head, _ in items:
+            if not _EHEAD.fullmatch(head):
+                add("invalid-ehead", f"invalid enhanced head {head!r} in DEPS {cols[8]!r}", line)
+            elif head != "0" and head not in ids:
+                add("unknown-ehead", f"enhanced head {head!r} in DEPS {cols[8]!r} is not in the sentence", line)
+        parsed.append((line, cols[8], items))
+    if any(p.testid in ("invalid-deps", "invalid-ehead", "unknown-ehead") for p in problems):
+        return problems
+    for line, cell, items in parsed:
+        heads = [_id_tuple(head) for head, _ in items]
+        if heads != sorted(heads):
+            add("unsorted-deps", f"DEPS not sorted by head: {cell!r}", line)
+            continue
+        for (head, label), (prev_head, prev_label) in zip(items[1:], items):
+            if head == prev_head and label < prev_label:
+                add("unsorted-deps-2", f"DEPS entries of head {head} not sorted by relation: {cell!r}", line)
+            elif head == prev_head and label == prev_label:
+                add("repeated-deps", f"DEPS repeat the entry {head}:{label}: {cell!r}", line)
+    return problems
+
+
+# -- files and the command line ---------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Checked:
+    """One sentence of a file after checking: its problems, and the sentence unless unreadable."""
+
+    line: int
+    problems: list[Problem]
+    sentence: Sentence | None
+    error: Problem | None = None  # why the sentence could not be read
+
+
+@dataclass(slots=True)
+class RunState:
+    """What ``edeps-only-sometimes`` needs to remember across sentences and files."""
+
+    seen_graph: int | None = None
+    seen_no_graph: int | None = None
+
+
+def _blocks(path: str) -> Iterator[tuple[int, list[str]]]:
+    """Yield (first line number, lines) for each sentence of a (possibly compressed) file."""
+    block: list[str] = []
+    first = 0
+    with open_text(path) as stream:
+        for number, line in enumerate(stream, 1):
+            line = line.rstrip("\n")
+            if number == 1:
+                line = line.removeprefix("\ufeff")
+            if line:
+                if not block:
+                    first = number
+                block.append(line)
+            elif block:
+                yield first, block
+                block = []
+    if block:
+        yield first, block
+
+
+def _all_or_none(has_layer: bool, line: int, state: RunState) -> Problem | None:
+    # Like udvalidate, complain once when the file switches between having and not having graphs.
+    if has_layer and state.seen_graph is None:
+        state.seen_graph = line
+        if state.seen_no_graph is not None:
+            return Problem("edeps-only-sometimes", f"enhanced graph here, but line {state.seen_no_graph} has none", None, line)
+    elif not has_layer and state.seen_no_graph is None:
+        state.seen_no_graph = line
+        if state.seen_graph is not None:
+            return Problem("edeps-only-sometimes", f"no enhanced graph here, but line {state.seen_graph} has one", None, line)
+    return None
+
+
+# The reader refuses sentences with these problems; they are reported instead of its error.
+_UNREADABLE_IDS = frozenset(("invalid-deps", "invalid-ehead", "unknown-ehead", "misplaced-empty-node"))
+
+
+def check_file(path: str, state: RunState | None = None) -> Iterator[Checked]:
+    """Check every sentence of a CoNLL-U file, yielding each with its problems."""
+    state = state or RunState()
+    name = "<stdin>" if path == "-" else path
+    for first, lines in _blocks(path):
+        rows = [(first + i, line.split("\t")) for i, line in enumerate(lines) if line[0] != "#"]
+        problems = check_raw_rows(rows)
+        try:
+            sentence = parse_conllu("\n".join(lines) + "\n", name=name)[0]
+        except ConlluError as err:
+            line = first + err.line - 1 if err.line is not None else first
+            yield Checked(first, problems, None, Problem("unreadable", err.message, None, line))
+            continue
+        sentence.line = first
+        problems += check_sentence(sentence)
+        first_row = rows[0][0] if rows else first
+        switch = _all_or_none(has_enhanced_layer(sentence), first_row, state)
+        if switch:
+            problems.append(switch)
+        problems.sort(key=lambda p: p.line if p.line is not None else first)
+        yield Checked(first, problems, sentence)
+
+
+EPILOG = """\
+Each problem is printed as  FILE:LINE: [TESTID] message  with udvalidate's test
+ids, e.g. [unsorted-deps], [deps-self-loop], [unconnected-egraph].  Checked:
+DEPS syntax and order, self-loops, relation labels, empty-node numbering and
+columns, connectivity from the root, the root-label rules, and graphs present
+in all sentences or none.  The basic tree, features and metadata are not checked.
+
+exit status: 0 valid, 1 problems found (with --fix: a sentence could not be
+read and was not written), 2 usage error.
+
+examples:
+  eud validate en_ewt-ud-dev.conllu.xz
+  eud validate --quiet out.conllu && echo valid
+  eud validate --fix -o fixed.conllu parsed.conllu      # repair and write
+  eud validate --lenient --max-errors 20 big.conllu     # skip unreadable sentences
+"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="eud validate",
+        description="Check (and with --fix, repair) enhanced UD graphs as UD's level-2 validation does.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("files", nargs="+", metavar="FILE", help="CoNLL-U files (.xz/.gz/.bz2 ok, - for stdin)")
+    parser.add_argument("--fix", action="store_true", help="write every sentence, repaired where needed")
+    parser.add_argument("-o", "--output", default="-", metavar="OUT", help="where --fix writes (default: stdout)")
+    parser.add_argument("--lenient", action="store_true", help="skip unreadable sentences with a warning")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print nothing; only the exit status tells")
+    parser.add_argument("--max-errors", type=int, default=0, metavar="N", help="print at most N problems (0: all)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``eud validate``: check enhanced graphs, optionally writing repaired output."""
+    args = _parser().parse_args(argv)
+    if args.max_errors < 0:
+        _parser().error("--max-errors must be 0 or more")
+    if args.fix and args.output != "-" and any(os.path.abspath(f) == os.path.abspath(args.output) for f in args.files):
+        _parser().error("--output must not be one of the input files")
+    report = sys.stderr if args.fix and args.output == "-" else sys.stdout
+    fixer = _Fixer(args.output) if args.fix else None
+    state = RunState()
+    counts: dict[str, int] = {}
+    shown = sentences = unreadable = failed = 0
+    try:
+        for path in args.files:
+            if path != "-" and not os.path.exists(path):
+                print(f"eud validate: {path}: no such file", file=sys.stderr)
+                return 2
+            for checked in progress(check_file(path, state), desc=os.path.basename(path)):
+                sentences += 1
+                if checked.sentence is None:
+                    unreadable += 1
+                    if args.lenient:
+                        if not args.quiet:
+                            where = checked.error.format(path).rsplit(" [unreadable] ", 1)
+                            print(f"warning: skipping unreadable sentence: {': '.join(where)}", file=sys.stderr)
+                        continue
+                    failed += 1
+                    known = [p for p in checked.problems if p.testid in _UNREADABLE_IDS]
+                    checked.problems[:] = known or [checked.error]
+                for problem in checked.problems:
+                    counts[problem.testid] = counts.get(problem.testid, 0) + 1
+                    if not args.quiet and (not args.max_errors or shown < args.max_errors):
+                        print(problem.format("<stdin>" if path == "-" else path), file=report)
+                        shown += 1
+                if fixer and checked.sentence is not None:
+                    fixer.add(checked.sentence)
+    except (ConlluError, UnicodeDecodeError, OSError, lzma.LZMAError) as err:
+        print(f"eud validate: {err}", file=sys.stderr)
+        return 1
+    finally:
+        if fixer:
+            fixer.close()
+    total = sum(counts.values())
+    if not args.quiet:
+        print(_summary(counts, sentences, unreadable, args.lenient, fixer), file=sys.stderr)
+    if fixer:
+        return 1 if failed else 0
+    return 1 if total else 0
+
+
+def _summary(counts: dict[str, int], sentences: int, unreadable: int, lenient: bool, fixer: _Fixer | None) -> str:
+    total = sum(counts.values())
+    text = f"{sentences} sentences: " + (
+        "valid" if not total else f"{total} problems (" + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) + ")"
+    )
+    if unreadable and lenient:
+        text += f"; {unreadable} unreadable sentences skipped"
+    if fixer:
+        text += f"; --fix repaired {fixer.repaired} and wrote {fixer.written} sentences"
+    return "eud validate: " + text
+
+
+class _Fixer:
+    """Writes sentences repaired, adding basic-tree graphs only once the input has shown it has graphs."""
+
+    def __init__(self, output: str) -> None:
+        from eud.repair import repair_sentence  # repair imports this module
+
+        self.repair = repair_sentence
+        self.stream = sys.stdout if output == "-" else open_text(output, "w")
+        self.pending: list[Sentence] = []  # graph-less sentences seen before any graph
+        self.seen_graph = False
+        self.repaired = self.written = 0
+
+    def _write(self, sentence: Sentence, repair: bool) -> None:
+        if repair and self.repair(sentence):
+            self.repaired += 1
+        self.stream.write(format_sentence(sentence))
+        self.written += 1
+
+    def add(self, sentence: Sentence) -> None:
+        """Repair (if needed) and write one sentence, in input order."""
+        if not has_enhanced_layer(sentence) and not self.seen_graph:
+            self.pending.append(sentence)
+            return
+        if not self.seen_graph:
+            self.seen_graph = True
+            for waiting in self.pending:
+                self._write(waiting, True)
+            self.pending = []
+        self._write(sentence, True)
+
+    def close(self) -> None:
+        """Flush sentences still waiting (a file with no graph anywhere stays without one)."""
+        for waiting in self.pending:
+            self._write(waiting, False)
+        self.pending = []
+        if self.stream is sys.stdout:
+            self.stream.flush()
+        else:
+            self.stream.close()
