@@ -47,6 +47,8 @@ deliberately does not.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from eud.graph import NodeId, Sentence, Word
 
 NOMINAL = {"NOUN", "PROPN", "PRON", "NUM", "DET", "SYM", "X"}
@@ -58,12 +60,44 @@ CLAUSAL = {
     "parataxis", "dislocated", "reparandum",
 }
 # Dependents of the pronounced predicate that cannot be correlates of a remnant.
-NOT_CORRELATE = {"conj", "cc", "punct", "parataxis", "root", "reparandum", "goeswith", "orphan"}
+NOT_CORRELATE = {"conj", "cc", "punct", "parataxis", "root", "reparandum", "goeswith", "orphan", "dep"}
 # Basic subtypes that say something other than the case marker, so they carry
 # over to the remnant (the case rule re-derives the others).
 KEPT_SUBTYPES = {"pass", "arg", "agent", "prt", "poss", "cop", "preconj", "xsubj", "relcl", "outer"}
+# Punctuation that can stand in for the elided verb: the empty node goes after it.
+VERB_PUNCT = {"-", "–", "—", ":", "--"}
 # Above this many candidate alignments, alignment is greedy, not exhaustive.
 SEARCH_LIMIT = 50_000
+
+
+@dataclass(frozen=True)
+class Style:
+    """Where a treebank puts the empty node and which edges it moves to it."""
+
+    # "first_phrase": after the first remnant and its dependents; "first_word":
+    # right after the first remnant; "promoted_word": right after the promoted
+    # remnant; "before_first": just before the first remnant's phrase.
+    place: str = "first_phrase"
+    # Also step over a dash or colon that stands where the verb would be.
+    dash: bool = True
+    # Clause-level dependents of the promoted remnant (and its own incoming
+    # edge) are copied to the empty node rather than moved.
+    keep: bool = False
+    # Punctuation goes to the empty node (otherwise it stays on the remnant).
+    punct: bool = True
+
+
+# Conventions seen in the gold treebanks' dev sets (see eval/RESULTS.md);
+# other languages get the default.
+LANGUAGE_STYLES = {
+    "lv": Style(place="promoted_word"),
+    "uk": Style(dash=False),
+    "nl": Style(place="before_first", punct=False),
+    "sv": Style(place="before_first"),
+    "fi": Style(keep=True),
+    "en": Style(punct=False),
+}
+PLACES = ("first_phrase", "first_word", "promoted_word", "before_first")
 
 
 def pos_class(word: Word) -> str:
@@ -84,6 +118,19 @@ class _Tree:
         self.sentence = sentence
         self.children = sentence.basic_children()
         self.markers: dict[int, tuple[str, ...]] = {}
+
+    def span(self, i: int, stop: set[int]) -> tuple[int, int]:
+        """First and last word of ``i``'s phrase: its subtree minus punctuation and the subtrees of ``stop``."""
+        words = self.sentence.words
+        lo = hi = i
+        todo = [i]
+        while todo:
+            for c in self.children[todo.pop()]:
+                if c in stop or words[c - 1].upos == "PUNCT":
+                    continue
+                lo, hi = min(lo, c), max(hi, c)
+                todo.append(c)
+        return lo, hi
 
     def marker(self, i: int) -> tuple[str, ...]:
         """Lowercased lemmas of word ``i``'s case and mark children (its 'preposition')."""
@@ -204,8 +251,14 @@ class Gapping:
 
     name = "gapping"
 
-    def __init__(self, *, copy_of: bool = True) -> None:
+    def __init__(self, *, copy_of: bool = True, language: str | None = None, style: Style | None = None) -> None:
         self.copy_of = copy_of
+        # An explicit style wins; else the language's ("en", "lv_lvtb" → "lv"); else the default.
+        if style is None:
+            style = LANGUAGE_STYLES.get((language or "").partition("_")[0].lower(), Style())
+        if style.place not in PLACES:
+            raise ValueError(f"style.place must be one of {', '.join(PLACES)}, not {style.place!r}")
+        self.style = style
 
     def apply(self, sentence: Sentence) -> None:
         """Rewrite ``sentence.enhanced`` (a copy of the basic tree) for every gapped clause."""
@@ -249,14 +302,16 @@ class Gapping:
                 columns["misc"] = f"CopyOf={source.id}"
         else:
             columns["upos"] = "VERB"
-        empty = sentence.add_empty_node(after=p.id, **columns)
-
-        # E takes over P's place in the graph.
-        graph.discard((p.head or 0, 0), p.node, p.deprel)
-        graph.add(parent, empty, p.deprel)
-
         orphans = [words[c - 1] for c in tree.children[p.id] if words[c - 1].deprel == "orphan"]
         remnants = sorted([p] + orphans, key=lambda w: w.id)
+        empty = sentence.add_empty_node(after=self._place(tree, remnants, p), **columns)
+
+        # E takes over P's place in the graph.
+        style = self.style
+        if not style.keep:
+            graph.discard((p.head or 0, 0), p.node, p.deprel)
+        graph.add(parent, empty, p.deprel)
+
         labels = self._labels(tree, remnants, source)
         for r in remnants:
             if r is not p:
@@ -265,9 +320,33 @@ class Gapping:
         for c in tree.children[p.id]:
             child = words[c - 1]
             if child.deprel != "orphan" and child.udeprel in CLAUSAL:
-                graph.discard(p.node, child.node, child.deprel)
+                if child.udeprel == "punct" and not style.punct:
+                    continue
+                if not style.keep:
+                    graph.discard(p.node, child.node, child.deprel)
                 graph.add(empty, child.node, child.deprel)
         return empty
+
+    def _place(self, tree: _Tree, remnants: list[Word], promoted: Word) -> int:
+        """The word the empty node goes after."""
+        words = tree.sentence.words
+        ids = {r.id for r in remnants}
+        first = remnants[0]
+        start, end = tree.span(first.id, ids - {first.id})
+        place = self.style.place
+        if place == "before_first":
+            return start - 1
+        if place == "first_word":
+            end = first.id
+        elif place == "promoted_word":
+            end = promoted.id
+        if not self.style.dash:
+            return end
+        following = [tree.span(r.id, ids - {r.id})[0] for r in remnants if r.id > end]
+        limit = min(following, default=len(words) + 1)
+        while end + 1 < limit and words[end].upos == "PUNCT" and words[end].form in VERB_PUNCT:
+            end += 1
+        return end
 
     def _labels(self, tree: _Tree, remnants: list[Word], source: Word | None) -> dict[int, str]:
         """The relation of each remnant to the restored predicate."""

@@ -1,0 +1,237 @@
+"""Benchmark the gapping rule against the treebanks that annotate empty nodes.
+
+For every sentence of each treebank the gold DEPS and empty nodes are thrown
+away, the basic tree is copied into the enhanced graph, and
+:class:`eud.enhance.gapping.Gapping` runs alone.  Its empty nodes are then
+compared with the gold ones, uncollapsed:
+
+* **detection** — a predicted empty node *matches* a gold one when both
+  govern (have an outgoing edge to) at least one common word.  ``pos`` counts
+  only matches that also sit after the same word (same id, so the same
+  uncollapsed ``N.M`` node in a scorer); ``clause`` ignores the position.
+  Pairing is one-to-one, greedy by number of shared words.  P/R/F1 are over
+  all empty nodes, including gold ones the rule cannot find (no ``orphan``).
+* **remnant labels** — of the gold edges from an empty node to a *remnant*
+  (a word whose basic relation is ``orphan``, or the word promoted over
+  them), the share the rule reproduces from the matched predicted node with
+  the right universal relation (``univ``) and the right full relation
+  (``full``).  The rule emits universal labels and leaves ``obl:in`` & co.
+  to the case rule, so ``full`` only counts when the case rule runs too
+  (``--case-rule``, when ``eud.enhance`` provides one).
+* **in-edge** — of gold incoming edges of matched empty nodes, the share
+  reproduced (head and universal label); conjunct propagation (``0:root``
+  when the antecedent is the root) is another rule's job, so this is low
+  where the gold propagates.
+* **out-edges** — P/R/F1 of all outgoing edges of empty nodes (cc, punct,
+  remnants) with universal labels, matched nodes mapped onto each other.
+* **dep** — how many of the rule's outgoing empty-node edges are ``dep``.
+
+Examples::
+
+    python eval/gapping_benchmark.py                # dev and test, every treebank
+    python eval/gapping_benchmark.py --split dev --treebank lv_lvtb en_ewt
+    python eval/gapping_benchmark.py --show 5 --treebank et_edt --split dev
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from eud.conllu import read_conllu  # noqa: E402
+from eud.enhance.gapping import Gapping  # noqa: E402
+from eud.graph import NodeId, Sentence  # noqa: E402
+from eud.progress import progress  # noqa: E402
+
+TREEBANKS = (
+    "en_ewt en_gum lv_lvtb nl_lassysmall nl_alpino et_edt et_ewt fi_tdt "
+    "cs_cac cs_fictree sv_talbanken sk_snk uk_iu it_isdt"
+).split()
+DEFAULT_DATA = REPO.parent / "shared" / "data" / "ud"
+
+
+def univ(label: str) -> str:
+    """The universal part of a relation."""
+    return label.partition(":")[0]
+
+
+def governed(sentence: Sentence, node: NodeId) -> set[int]:
+    """Words an empty node has an outgoing edge to."""
+    return {d[0] for _, d, _ in sentence.enhanced.dependents(node) if d[1] == 0}
+
+
+def pair_nodes(gold: Sentence, pred: Sentence) -> dict[NodeId, NodeId]:
+    """One-to-one map predicted empty node → gold empty node sharing the most governed words."""
+    options = []
+    for p in pred.empty_nodes:
+        pw = governed(pred, p.node)
+        for g in gold.empty_nodes:
+            shared = len(pw & governed(gold, g.node))
+            if shared:
+                options.append((-shared, p.node, g.node))
+    mapping: dict[NodeId, NodeId] = {}
+    used: set[NodeId] = set()
+    for _, p, g in sorted(options):
+        if p not in mapping and g not in used:
+            mapping[p] = g
+            used.add(g)
+    return mapping
+
+
+def remnants(sentence: Sentence) -> set[int]:
+    """Words that are ``orphan`` in the basic tree, or promoted over orphans."""
+    out = set()
+    for w in sentence.words:
+        if w.deprel == "orphan":
+            out.add(w.id)
+            if w.head:
+                out.add(w.head)
+    return out
+
+
+def compare(gold: Sentence, pred: Sentence, counts: Counter, case_rule: object | None, show: list[str]) -> None:
+    """Add one sentence's figures to ``counts``."""
+    counts["gold"] += len(gold.empty_nodes)
+    counts["pred"] += len(pred.empty_nodes)
+    mapping = pair_nodes(gold, pred)
+    counts["clause"] += len(mapping)
+    counts["pos"] += sum(1 for p, g in mapping.items() if p[0] == g[0])
+
+    def rename(node: NodeId) -> NodeId:
+        return mapping.get(node, ("pred",) + node) if node[1] else node  # type: ignore[return-value]
+
+    gold_out = {(h, d, lab) for g in gold.empty_nodes for h, d, lab in gold.enhanced.dependents(g.node)}
+    pred_out = {
+        (rename(h), rename(d), lab) for p in pred.empty_nodes for h, d, lab in pred.enhanced.dependents(p.node)
+    }
+    counts["dep"] += sum(1 for _, _, lab in pred_out if univ(lab) == "dep")
+    gold_u = {(h, d, univ(lab)) for h, d, lab in gold_out}
+    pred_u = {(h, d, univ(lab)) for h, d, lab in pred_out}
+    counts["out_gold"] += len(gold_u)
+    counts["out_pred"] += len(pred_u)
+    counts["out_match"] += len(gold_u & pred_u)
+
+    rem = remnants(gold)
+    for h, d, lab in gold_out:
+        if d[1] == 0 and d[0] in rem:
+            counts["rem"] += 1
+            got = [pl for ph, pd, pl in pred_out if ph == h and pd == d]
+            if any(univ(pl) == univ(lab) for pl in got):
+                counts["rem_univ"] += 1
+            if case_rule is not None and lab in got:
+                counts["rem_full"] += 1
+            if show is not None and not any(univ(pl) == univ(lab) for pl in got):
+                show.append(f"{gold.sent_id}: word {d[0]} {gold.word(d[0]).form!r} gold {lab} got {got}")
+    for g in mapping.values():
+        for h, _, lab in gold.enhanced.heads(g):
+            counts["in"] += 1
+            pheads = [(rename(ph), univ(pl)) for p, gg in mapping.items() if gg == g for ph, _, pl in pred.enhanced.heads(p)]
+            if (h, univ(lab)) in pheads:
+                counts["in_match"] += 1
+
+
+def prf(match: int, pred: int, gold: int) -> str:
+    """``P/R/F1`` as percentages."""
+    p = match / pred if pred else 0.0
+    r = match / gold if gold else 0.0
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    return f"{100 * p:.1f} / {100 * r:.1f} / {100 * f:.1f}"
+
+
+def pct(a: int, b: int) -> str:
+    """``a/b`` as a percentage with the counts."""
+    return f"{100 * a / b:.1f} ({a}/{b})" if b else "–"
+
+
+def load_case_rule() -> object | None:
+    """The enhancer's case rule, if the enhancer package provides one."""
+    try:
+        from eud.enhance import case  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    for name in dir(case):
+        obj = getattr(case, name)
+        if isinstance(obj, type) and getattr(obj, "name", None) == "case" and hasattr(obj, "apply"):
+            return obj()
+    return None
+
+
+def run(path: Path, rule: Gapping, case_rule: object | None, shown: int) -> tuple[Counter, list[str]]:
+    """Score the rule on one file."""
+    counts: Counter = Counter()
+    show: list[str] | None = [] if shown else None
+    for gold in progress(read_conllu(path), desc=path.name):
+        counts["sentences"] += 1
+        has_orphan = any(w.deprel == "orphan" for w in gold.words)
+        if not gold.empty_nodes and not has_orphan:
+            continue
+        pred = gold.copy()
+        pred.copy_basic_to_enhanced()
+        rule.apply(pred)
+        if case_rule is not None:
+            case_rule.apply(pred)  # type: ignore[attr-defined]
+        compare(gold, pred, counts, case_rule, show)
+    return counts, (show or [])[:shown]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the benchmark table (Markdown) for the chosen treebanks and splits."""
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__[__doc__.index("Examples::"):],
+    )
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder of <code>/<code>-ud-<split>.conllu.xz")
+    parser.add_argument("--treebank", nargs="+", default=TREEBANKS, help="treebank codes (default: all with empty nodes)")
+    parser.add_argument("--split", nargs="+", default=["dev", "test"], choices=["train", "dev", "test"])
+    parser.add_argument("--no-copy-of", action="store_true", help="run the rule without CopyOf in MISC")
+    parser.add_argument(
+        "--no-language", action="store_true", help="use the default style everywhere, not each language's conventions"
+    )
+    parser.add_argument("--case-rule", action="store_true", help="also run the enhancer's case rule to score full labels")
+    parser.add_argument("--show", type=int, default=0, metavar="N", help="print up to N remnant-label errors per file")
+    args = parser.parse_args(argv)
+
+    case_rule = load_case_rule() if args.case_rule else None
+    if args.case_rule and case_rule is None:
+        print("error: --case-rule: eud.enhance has no case rule yet", file=sys.stderr)
+        return 2
+    head = "| treebank | split | gold E | pred E | detect P/R/F1 (pos) | detect P/R/F1 (clause) | remnant univ | remnant full | in-edge | out-edges P/R/F1 | dep |"
+    print(head)
+    print("|" + "---|" * (head.count("|") - 1))
+    total: Counter = Counter()
+    start = time.perf_counter()
+    for split in args.split:
+        for code in args.treebank:
+            path = args.data / code / f"{code}-ud-{split}.conllu.xz"
+            if not path.exists():
+                continue
+            rule = Gapping(copy_of=not args.no_copy_of, language=None if args.no_language else code)
+            c, show = run(path, rule, case_rule, args.show)
+            total.update(c)
+            print(row(code, split, c, case_rule is not None))
+            for line in show:
+                print(f"    {code}: {line}", file=sys.stderr)
+    print(row("**all**", "+".join(args.split), total, case_rule is not None))
+    print(f"\n{total['sentences']} sentences in {time.perf_counter() - start:.1f} s", file=sys.stderr)
+    return 0
+
+
+def row(code: str, split: str, c: Counter, full: bool) -> str:
+    """One Markdown table row."""
+    return (
+        f"| {code} | {split} | {c['gold']} | {c['pred']} | {prf(c['pos'], c['pred'], c['gold'])} "
+        f"| {prf(c['clause'], c['pred'], c['gold'])} | {pct(c['rem_univ'], c['rem'])} "
+        f"| {pct(c['rem_full'], c['rem']) if full else 'n/a'} | {pct(c['in_match'], c['in'])} "
+        f"| {prf(c['out_match'], c['out_pred'], c['out_gold'])} | {c['dep']} |"
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
