@@ -10,13 +10,16 @@ order:
 4. labels: a malformed or non-UD label becomes its universal part, or ``dep``;
    edges from the root are labelled ``root`` and ``root`` is used nowhere else;
 5. the root: with no edge from the root, the basic root word gets one;
-6. connectivity: every word unreachable from the root is attached to its basic
-   head (with the basic relation), top-down in the basic tree, so one pass
-   suffices when the basic tree is a tree.  Whatever is still unreachable
-   (empty nodes, words under a broken basic tree) is attached by the top of its
-   unreachable component to the nearest reachable node on the basic-head chain
-   (an empty node ``7.1`` starts from word 7), else to the first dependent of
-   the root, as ``dep``.
+6. connectivity: the unreachable part of the graph is split into strongly
+   connected components; each one with no edge coming in from the rest of the
+   unreachable part gets one new incoming edge, which reconnects everything
+   below it while keeping the edges already there.  The member attached is a
+   word whose basic head is reachable (edge basic head → word with the basic
+   relation, taken top-down in the basic tree), or an empty node, attached to
+   the basic head of one of its dependents with that dependent's relation (the
+   gapping pattern); failing both, the nearest reachable node up the basic-head
+   chain (empty node ``7.1`` starts at word 7) as ``dep``, else the first
+   dependent of the root.
 
 It always ends with a rooted, connected graph without self-loops; DEPS order
 and duplicates are handled by the writer and the edge set.  It never removes a
@@ -131,57 +134,120 @@ def _attach(sentence: Sentence, head: NodeId, dep: NodeId, label: str, seen: set
     label = _clean_label(label, head)
     sentence.enhanced.add(head, dep, label)
     _extend(sentence, seen, dep)
-    done.append(f"attached unreachable {format_id(dep)}: added {_edge_text(head, dep, label)}")
+    done.append(f"connected {format_id(dep)}: added {_edge_text(head, dep, label)}")
 
 
-def _component_top(sentence: Sentence, node: NodeId, seen: set[NodeId]) -> NodeId:
-    """Walk up enhanced heads from an unreachable node to the top of its component."""
-    graph = sentence.enhanced
-    visited = {node}
-    while True:
-        # Every head of an unreachable node is itself unreachable.
-        up = [h for h, _, _ in graph.heads(node) if h not in visited]
-        if not up:
-            return node
-        node = up[0]
-        visited.add(node)
+def _strong_components(nodes: list[NodeId], succ: dict[NodeId, list[NodeId]]) -> list[list[NodeId]]:
+    """Tarjan's strongly connected components, iteratively (no recursion limit)."""
+    index: dict[NodeId, int] = {}
+    low: dict[NodeId, int] = {}
+    stack: list[NodeId] = []
+    on_stack: set[NodeId] = set()
+    out: list[list[NodeId]] = []
+    for start in nodes:
+        if start in index:
+            continue
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        work = [(start, iter(succ[start]))]
+        while work:
+            node, children = work[-1]
+            for child in children:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(succ[child])))
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            else:
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    out.append(component)
+    return out
 
 
-def _anchor(sentence: Sentence, top: NodeId, seen: set[NodeId]) -> tuple[NodeId, str]:
-    """The reachable node to hang ``top`` from, and the label, preferring the basic-head chain."""
+def _direct_anchor(sentence: Sentence, node: NodeId, seen: set[NodeId]) -> tuple[NodeId, str] | None:
+    """A reachable head for ``node`` from the basic tree, if there is one right now.
+
+    A word takes its basic head.  An empty node takes the basic head of one of
+    its enhanced dependents (in gapping, the remnant ``Lee`` is ``conj`` of the
+    first verb, and the empty verb standing in for it should be too).
+    """
     words = sentence.words
-    start = top[0] if top[1] else (words[top[0] - 1].head if top[0] >= 1 else 0)
-    label = words[top[0] - 1].deprel if top[1] == 0 and top[0] >= 1 else "dep"
-    current = start
+    if node[1] == 0:
+        head = words[node[0] - 1].head
+        if head is not None and (head, 0) in seen:
+            return (head, 0), words[node[0] - 1].deprel
+        return None
+    for edge in sentence.enhanced.dependents(node):
+        if edge.dep[1] == 0:
+            word = words[edge.dep[0] - 1]
+            if word.head is not None and (word.head, 0) in seen and (word.head, 0) != node:
+                return (word.head, 0), word.deprel
+    return None
+
+
+def _fallback_anchor(sentence: Sentence, node: NodeId, seen: set[NodeId]) -> tuple[NodeId, str]:
+    """The nearest reachable node up the basic-head chain (an empty node 7.1 starts at word 7)."""
+    words = sentence.words
+    current: int | None = node[0] if node[1] else words[node[0] - 1].head
     visited: set[int] = set()
-    while current is not None and current not in visited and current <= len(words):
-        if (current, 0) in seen and (current, 0) != top:
-            return (current, 0), label
+    while current is not None and current not in visited and 0 <= current <= len(words):
+        if (current, 0) in seen:
+            return (current, 0), "dep"
         visited.add(current)
-        if current == 0:
-            break
-        current = words[current - 1].head
-        label = "dep"
+        current = words[current - 1].head if current else None
     first = sentence.enhanced.dependents(ROOT)
     return (first[0].dep if first else ROOT), "dep"
 
 
 def _connect(sentence: Sentence, nodes: list[NodeId], done: list[str]) -> None:
-    seen = set()
+    """Give each unreachable component with no way in one new incoming edge.
+
+    Every unreachable node lies below some "source" strongly connected component
+    of the unreachable part (one with no edge coming in from the rest of it), so
+    one edge into each source connects everything while keeping the edges there.
+    """
+    seen: set[NodeId] = set()
     _extend(sentence, seen, ROOT)
     if len(seen) > len(nodes):
         return
-    words = sentence.words
-    for wid in _basic_top_down(sentence):
-        node = (wid, 0)
-        head = words[wid - 1].head
-        if node not in seen and (head, 0) in seen:
-            _attach(sentence, (head, 0), node, words[wid - 1].deprel, seen, done)
-    for node in nodes:
-        if node not in seen:
-            top = _component_top(sentence, node, seen)
-            head, label = _anchor(sentence, top, seen)
-            _attach(sentence, head, top, label, seen, done)
+    graph = sentence.enhanced
+    lost = [node for node in nodes if node not in seen]
+    succ = {node: [e.dep for e in graph.dependents(node) if e.dep not in seen] for node in lost}
+    rank = {(wid, 0): i for i, wid in enumerate(_basic_top_down(sentence))}
+    fallback_rank = len(rank)
+    sources: list[list[NodeId]] = []
+    for component in _strong_components(lost, succ):
+        members = set(component)
+        if all(h in members for node in component for h, _, _ in graph.heads(node)):
+            # Preferred member first: words in basic top-down order, then the rest in file order.
+            sources.append(sorted(component, key=lambda n: (rank.get(n, fallback_rank), n[1] != 0, n)))
+    sources.sort(key=lambda c: (rank.get(c[0], fallback_rank), c[0][1] != 0, c[0]))
+    while sources:
+        for i, component in enumerate(sources):
+            found = next(((m, a) for m in component if (a := _direct_anchor(sentence, m, seen))), None)
+            if found:
+                break
+        else:
+            i, component = 0, sources[0]
+            found = (component[0], _fallback_anchor(sentence, component[0], seen))
+        del sources[i]
+        node, (head, label) = found
+        _attach(sentence, head, node, label, seen, done)
 
 
 def repair_sentence(sentence: Sentence) -> list[str]:

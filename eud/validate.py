@@ -293,9 +293,10 @@ def check_raw_rows(rows: list[Row]) -> list[Problem]:
             add("invalid-deps", f"cannot parse DEPS {cols[8]!r}: each entry must be HEAD:RELATION", line)
             continue
         for head, _ in items:
+            # Both can fire for one head ("02"), as in udvalidate.
             if not _EHEAD.fullmatch(head):
                 add("invalid-ehead", f"invalid enhanced head {head!r} in DEPS {cols[8]!r}", line)
-            elif head != "0" and head not in ids:
+            if head != "0" and head not in ids:
                 add("unknown-ehead", f"enhanced head {head!r} in DEPS {cols[8]!r} is not in the sentence", line)
         parsed.append((line, cols[8], items))
     if any(p.testid in ("invalid-deps", "invalid-ehead", "unknown-ehead") for p in problems):
