@@ -1,0 +1,135 @@
+"""Language profiles: which enhancements apply and in which label dialect.
+
+A profile is a small TOML file in ``converters/`` (read with :mod:`tomllib`):
+``converters/en.toml`` for a language, ``converters/en_gum.toml`` for one
+treebank.  A treebank file names its language file in ``based_on`` and only
+overrides what differs; tables merge key by key.  ``--lang`` accepts either a
+language code (``cs``) or a treebank code (``cs_cac``); a treebank code with no
+file of its own falls back to its language.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+CONVERTERS = Path(__file__).resolve().parents[2] / "converters"
+
+#: How a case-marked label is composed when the dependent has a case/mark word
+#: ("lemma": ``obl:in``; "lemma+case": ``obl:v:loc``; "none": plain) and when it
+#: has none ("case": ``nmod:gen``; "none": plain).
+MARKED = ("none", "lemma", "lemma+case")
+UNMARKED = ("none", "case")
+
+
+class ProfileError(ValueError):
+    """A profile file that cannot be used (names the file and the problem)."""
+
+
+@dataclass
+class Profile:
+    """Everything the rules need to know about one language or treebank."""
+
+    name: str = "default"
+    rules: tuple[str, ...] = ("gapping", "coordination", "shared", "control", "relative", "case_labels")
+    # basic label -> enhanced label, applied when the basic tree is copied
+    label_map: dict[str, str] = field(default_factory=dict)
+    # full basic deprel -> (marked, unmarked) composition
+    compose: dict[str, tuple[str, str]] = field(default_factory=dict)
+    case_values: frozenset[str] = frozenset()
+    fixed: str = "lemma"  # spell fixed multiword markers with "lemma" or "form"
+    conj_cc: bool = False  # conj:and
+    conj_cc_next: bool = True  # a conjunct without cc borrows the next conjunct's
+    xsubj: str = "nsubj:xsubj"  # label of a controlled subject ("nsubj" when plain)
+    xsubj_pass: bool = True  # nsubj:pass controller keeps :pass (nsubj:pass:xsubj)
+    conj_skip: tuple[str, ...] = ()  # incoming labels not propagated to conjuncts
+    conj_share: tuple[str, ...] = ("nsubj", "nsubj:pass", "obj")  # dependents shared by verb conjuncts
+    relcl: tuple[str, ...] = ("acl:relcl",)  # basic relations of relative clauses
+    relative_skip: tuple[str, ...] = ()  # basic relations of relative words left alone
+    relative_words: frozenset[str] = frozenset()
+    object_control: frozenset[str] = frozenset()
+    subject_control: frozenset[str] = frozenset()  # keep the subject even with an object ("promise")
+    no_control: frozenset[str] = frozenset()  # xcomp heads that do not pass a subject
+    source: str = ""
+
+
+def _merge(base: dict, over: dict) -> dict:
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _load_raw(path: Path, seen: tuple[Path, ...] = ()) -> dict:
+    if path in seen:
+        raise ProfileError(f"{path}: based_on loops back to itself")
+    try:
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+    except OSError as err:
+        raise ProfileError(f"{path}: cannot read profile ({err.strerror})") from None
+    except tomllib.TOMLDecodeError as err:
+        raise ProfileError(f"{path}: bad TOML: {err}") from None
+    parent = data.get("profile", {}).get("based_on")
+    if parent:
+        data = _merge(_load_raw(path.parent / f"{parent}.toml", seen + (path,)), data)
+    return data
+
+
+def profile_from_dict(data: dict, name: str = "profile") -> Profile:
+    """Build a :class:`Profile` from parsed TOML (see ``converters/en.toml``)."""
+    meta = data.get("profile", {})
+    labels = data.get("labels", {})
+    words = data.get("words", {})
+    compose = {}
+    for deprel, spec in labels.get("compose", {}).items():
+        if not (isinstance(spec, list) and len(spec) == 2 and spec[0] in MARKED and spec[1] in UNMARKED):
+            raise ProfileError(
+                f"{name}: labels.compose.{deprel} must be [marked, unmarked] with marked in {MARKED} "
+                f"and unmarked in {UNMARKED}, got {spec!r}"
+            )
+        compose[deprel] = (spec[0], spec[1])
+    prof = Profile(
+        name=meta.get("name", name),
+        label_map=dict(labels.get("map", {})),
+        compose=compose,
+        case_values=frozenset(labels.get("case_values", ())),
+        fixed=labels.get("fixed", "lemma"),
+        conj_cc=bool(labels.get("conj_cc", False)),
+        conj_cc_next=bool(labels.get("conj_cc_next", True)),
+        xsubj=labels.get("xsubj", "nsubj:xsubj"),
+        xsubj_pass=bool(labels.get("xsubj_pass", True)),
+        conj_skip=tuple(labels.get("conj_skip", ())),
+        conj_share=tuple(labels.get("conj_share", Profile.conj_share)),
+        relcl=tuple(labels.get("relcl", Profile.relcl)),
+        relative_skip=tuple(labels.get("relative_skip", ())),
+        relative_words=frozenset(w.lower() for w in words.get("relative", ())),
+        object_control=frozenset(words.get("object_control", ())),
+        subject_control=frozenset(words.get("subject_control", ())),
+        no_control=frozenset(words.get("no_control", ())),
+        source=meta.get("source", ""),
+    )
+    if "rules" in data:
+        prof.rules = tuple(data["rules"].get("enabled", prof.rules))
+    return prof
+
+
+def load_profile(path: str | Path) -> Profile:
+    """Read one profile file (following ``based_on``)."""
+    path = Path(path)
+    return profile_from_dict(_load_raw(path), path.stem)
+
+
+def find_profile(code: str, folder: Path = CONVERTERS) -> Profile:
+    """The profile for a language (``cs``) or treebank (``cs_cac``) code."""
+    candidates = [code, code.split("_")[0]] if "_" in code else [code]
+    for cand in candidates:
+        path = folder / f"{cand}.toml"
+        if path.is_file():
+            return load_profile(path)
+    known = sorted(p.stem for p in folder.glob("*.toml"))
+    raise ProfileError(f"no profile for {code!r} in {folder} (known: {', '.join(known) or 'none'})")

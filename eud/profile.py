@@ -1,0 +1,249 @@
+"""``eud profile learn``: infer an enhancer language profile from gold enhanced data.
+
+It counts, over gold sentences, what the treebank's enhanced layer does with
+each basic relation: the label dialect (which relations take a marker lemma,
+lemma plus ``Case``, or ``Case`` alone, and which ``Case`` values), whether
+``conj`` takes its ``cc`` lemma and whether ``root`` is propagated to
+conjuncts, ``nsubj:xsubj`` vs plain ``nsubj``, verbs seen with object or
+subject control, relative words and the relations of relative clauses, and
+the dependents shared by conjoined verbs.  The result is a TOML file for
+``eud enhance --profile`` that is meant to be reviewed by hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+from collections import Counter
+from pathlib import Path
+
+from eud.conllu import ConlluError, read_conllu
+from eud.enhance.case_labels import CaseLabels
+from eud.enhance.context import Context
+from eud.enhance.profiles import MARKED, UNMARKED, Profile
+from eud.graph import Edge, Sentence
+
+EPILOG = textwrap.dedent(
+    """\
+    examples:
+      eud profile learn en_ewt-ud-dev.conllu.xz -o converters/en.toml
+      eud profile learn cs_cac-ud-dev.conllu.xz cs_fictree-ud-dev.conllu.xz -o converters/cs.toml --name cs
+
+    Learn on dev data only, then read the file and fix what looks wrong.
+    """
+)
+
+_COMPOSABLE = ("obl", "nmod", "advcl", "acl")
+_SUBJ = ("nsubj", "csubj")
+
+
+class Counts:
+    """Everything counted over the gold sentences."""
+
+    def __init__(self) -> None:
+        self.kept: dict[str, Counter[str]] = {}  # basic deprel -> gold labels on the same head
+        self.compose: dict[str, Counter[tuple[str, str, str]]] = {}  # deprel -> hits per (marked, unmarked, fixed)
+        self.case_hits: Counter[str] = Counter()
+        self.case_seen: Counter[str] = Counter()
+        self.conj = Counter()
+        self.root_conj = Counter()
+        self.xsubj = Counter()
+        self.object_control: Counter[str] = Counter()
+        self.subject_control: Counter[str] = Counter()
+        self.relative: Counter[str] = Counter()
+        self.relcl: Counter[str] = Counter()
+        self.shared: Counter[str] = Counter()
+        self.conjuncts = 0
+
+
+def _options() -> list[tuple[str, str, str]]:
+    return [(m, u, f) for m in MARKED for u in UNMARKED for f in ("lemma", "form")]
+
+
+def count(sentences, counts: Counts) -> None:
+    """Add one file's sentences to ``counts``."""
+    trials = {opt: CaseLabels(Profile(fixed=opt[2], case_values=frozenset({"*"}))) for opt in _options()}
+    for s in sentences:
+        if not s.enhanced:
+            continue
+        _count_sentence(s, counts, trials)
+
+
+def _count_sentence(s: Sentence, c: Counts, trials: dict) -> None:
+    ctx = Context(s)
+    words = ctx.words
+    g = s.enhanced
+    for w in s.words:
+        node = w.node
+        gold = {(h, lab) for h, _, lab in g.heads(node)}
+        same = [lab for h, lab in gold if h == (w.head, 0)]
+        for lab in same:
+            c.kept.setdefault(w.deprel, Counter())[lab] += 1
+        if w.udeprel in _COMPOSABLE and same:
+            lab = same[0]
+            case = w.feat("Case")
+            if case:
+                c.case_seen[case] += 1
+                if lab.endswith(":" + case.lower()):
+                    c.case_hits[case] += 1
+            edge = Edge((w.head, 0), node, w.deprel)
+            hits = c.compose.setdefault(w.deprel, Counter())
+            for opt, rule in trials.items():
+                rule.compose = {w.deprel: opt[:2]}
+                rule.case_values = frozenset({case}) if case else frozenset()
+                new = rule.compose_label(ctx, edge) or w.deprel
+                hits[opt] += new == lab
+            hits[("total", "", "")] += 1
+        if w.udeprel == "conj":
+            c.conjuncts += 1
+            c.conj["subtyped" if any(lab.startswith("conj:") for lab in same) else "plain"] += 1
+            first = ctx.first_conjunct(w.id)
+            fw = words[first]
+            if fw.head == 0:
+                c.root_conj["yes" if (ROOT_NODE, "root") in gold else "no"] += 1
+            for k in ctx.children[first]:
+                if k == w.id or words[k].udeprel == "conj":
+                    continue
+                for h, _, lab in g.heads((k, 0)):
+                    if h == node:
+                        c.shared[lab] += 1
+        if w.udeprel == "xcomp" and w.head:
+            subj = [(d, lab) for _, d, lab in g.dependents(node) if lab.startswith(_SUBJ)]
+            own = any(words[k].udeprel in _SUBJ for k in ctx.children[w.id])
+            if own:
+                continue
+            if not subj:
+                c.xsubj["none"] += 1
+                continue
+            c.xsubj["xsubj" if any(lab.endswith(":xsubj") for _, lab in subj) else "plain"] += 1
+            matrix = words[w.head]
+            objs = {k for k in ctx.children[w.head] if words[k].udeprel in ("obj", "iobj")}
+            ctrl = {h[0] for h, _ in subj}
+            if objs & ctrl:
+                c.object_control[matrix.lemma] += 1
+            elif objs:
+                c.subject_control[matrix.lemma] += 1
+    for h, d, lab in g:
+        if lab == "ref" and d[1] == 0 and h[1] == 0:
+            p = words[d[0]]
+            c.relative[p.lemma.lower()] += 1
+            # the clause: the ancestor of the pronoun attached to the antecedent
+            i, steps = d[0], 0
+            while i and words[i].head != h[0] and steps < 8:
+                i, steps = words[i].head or 0, steps + 1
+            if i and words[i].head == h[0]:
+                c.relcl[words[i].deprel] += 1
+
+
+ROOT_NODE = (0, 0)
+
+
+def build(c: Counts, name: str, sources: list[str]) -> str:
+    """Turn counts into profile TOML text."""
+    label_map = {}
+    for deprel, labs in sorted(c.kept.items()):
+        top, n = labs.most_common(1)[0]
+        total = sum(labs.values())
+        if top != deprel and not top.startswith(deprel + ":") and n > 0.6 * total and total >= 3:
+            label_map[deprel] = top
+    compose = {}
+    for deprel, hits in sorted(c.compose.items()):
+        total = hits.pop(("total", "", ""))
+        best = max(hits.items(), key=lambda kv: (kv[1], kv[0] == ("none", "none", "lemma")))
+        base = hits[("none", "none", "lemma")]
+        if best[0][:2] != ("none", "none") and best[1] > base and total >= 3:
+            compose[deprel] = best[0]
+    fixed = Counter(opt[2] for opt in compose.values()).most_common(1)[0][0] if compose else "lemma"
+    case_values = sorted(k for k, v in c.case_hits.items() if v >= 2)
+    conj_cc = c.conj["subtyped"] > 0.3 * max(1, sum(c.conj.values()))
+    skip = ["root"] if c.root_conj["yes"] < c.root_conj["no"] else []
+    xs = c.xsubj
+    xsubj = "nsubj:xsubj" if xs["xsubj"] >= xs["plain"] else "nsubj"
+    rules = ["gapping", "coordination", "shared"]
+    if xs["xsubj"] + xs["plain"] > 0.2 * max(1, sum(xs.values())):
+        rules.append("control")
+    if sum(c.relative.values()) >= 3:
+        rules.append("relative")
+    rules.append("case_labels")
+    share = [lab for lab, n in c.shared.most_common() if n >= max(3, 0.02 * c.conjuncts) and lab.partition(":")[0] in ("nsubj", "csubj", "obj", "aux", "iobj", "expl")]
+    obj_ctrl = sorted(k for k, v in c.object_control.items() if v > c.subject_control[k])
+    subj_ctrl = sorted(k for k, v in c.subject_control.items() if v > c.object_control[k])
+    relative = sorted(k for k, v in c.relative.items() if v >= 1 and k != "_")
+    relcl = sorted(k for k, v in c.relcl.items() if v >= 2)
+
+    def tlist(items) -> str:
+        return "[" + ", ".join(_q(x) for x in items) + "]"
+
+    lines = [
+        f"# Enhancer profile for {name}: learned by 'eud profile learn' from",
+        *[f"#   {src}" for src in sources],
+        "# Review by hand before use.",
+        "",
+        "[profile]",
+        f"name = {_q(name)}",
+        f"source = {_q('learned from ' + ', '.join(Path(s).name for s in sources))}",
+        "",
+        "[rules]",
+        f"enabled = {tlist(rules)}",
+        "",
+        "[labels]",
+        f"fixed = {_q(fixed)}",
+        f"case_values = {tlist(case_values)}",
+        f"conj_cc = {'true' if conj_cc else 'false'}",
+        f"conj_skip = {tlist(skip)}",
+        f"conj_share = {tlist(share)}",
+        f"xsubj = {_q(xsubj)}",
+        f"relcl = {tlist(relcl or ['acl:relcl'])}",
+        "",
+        "[labels.map]",
+        *[f"{_q(k)} = {_q(v)}" for k, v in label_map.items()],
+        "",
+        "[labels.compose]",
+        *[f"{_q(k)} = [{_q(v[0])}, {_q(v[1])}]" for k, v in compose.items()],
+        "",
+        "[words]",
+        f"relative = {tlist(relative)}",
+        f"object_control = {tlist(obj_ctrl)}",
+        f"subject_control = {tlist(subj_ctrl)}",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _q(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``eud profile``."""
+    parser = argparse.ArgumentParser(
+        prog="eud profile",
+        description="Learn an enhancer language profile from gold enhanced CoNLL-U.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="action", required=True)
+    learn = sub.add_parser("learn", help="infer a profile from gold files", epilog=EPILOG,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+    learn.add_argument("gold", nargs="+", help="gold enhanced CoNLL-U files (dev data)")
+    learn.add_argument("-o", "--output", default="-", help="TOML file to write (default stdout)")
+    learn.add_argument("--name", help="profile name (default: the output file's stem)")
+    args = parser.parse_args(argv)
+    counts = Counts()
+    try:
+        for path in args.gold:
+            count(read_conllu(path), counts)
+    except ConlluError as err:
+        print(f"eud profile: {err}", file=sys.stderr)
+        return 1
+    except OSError as err:
+        print(f"eud profile: {err.filename}: {err.strerror}", file=sys.stderr)
+        return 1
+    name = args.name or (Path(args.output).stem if args.output != "-" else "profile")
+    text = build(counts, name, args.gold)
+    if args.output == "-":
+        sys.stdout.write(text)
+    else:
+        Path(args.output).write_text(text, encoding="utf-8")
+    return 0
