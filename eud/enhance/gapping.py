@@ -61,6 +61,11 @@ CLAUSAL = {
 }
 # Dependents of the pronounced predicate that cannot be correlates of a remnant.
 NOT_CORRELATE = {"conj", "cc", "punct", "parataxis", "root", "reparandum", "goeswith", "orphan", "dep"}
+# Correlates that are function words.
+FUNCTION = {"aux", "cop", "det", "case", "mark", "clf"}
+FUNCTION_UPOS = {"AUX", "ADP", "SCONJ", "DET", "PART", "CCONJ"}
+# Dependents of a nominal; correlates only when the antecedent is not verbal.
+NOMINAL_DEPS = {"det", "amod", "nummod", "nmod", "case", "appos", "flat", "fixed", "acl", "clf"}
 # Basic subtypes that say something other than the case marker, so they carry
 # over to the remnant (the case rule re-derives the others).
 KEPT_SUBTYPES = {"pass", "arg", "agent", "prt", "poss", "cop", "preconj", "xsubj", "relcl", "outer"}
@@ -146,8 +151,12 @@ class _Tree:
 
 def pair_score(tree: _Tree, remnant: Word, correlate: Word) -> float:
     """How well a remnant fits a correlate: higher is better, below 0 means no match."""
-    score = 0.0
-    score += 2.0 if pos_class(remnant) == pos_class(correlate) else -1.5
+    rc, cc = remnant.feat("Case"), correlate.feat("Case")
+    if rc and cc and rc != cc:
+        return -10.0  # different cases do different jobs
+    if correlate.udeprel in FUNCTION and (remnant.upos != correlate.upos or remnant.upos not in FUNCTION_UPOS):
+        return -10.0  # function words only correlate with function words
+    score = 2.0 if pos_class(remnant) == pos_class(correlate) else -1.5
     rm, cm = tree.marker(remnant.id), tree.marker(correlate.id)
     if rm and cm:
         score += 3.0 if rm == cm else 0.5
@@ -155,11 +164,10 @@ def pair_score(tree: _Tree, remnant: Word, correlate: Word) -> float:
         score -= 1.5
     else:
         score += 0.5
-    rc, cc = remnant.feat("Case"), correlate.feat("Case")
     if rc and cc:
-        score += 2.5 if rc == cc else -2.0
-    if correlate.udeprel in ("aux", "cop", "det", "case", "mark") and remnant.udeprel != correlate.udeprel:
-        score -= 3.0  # function words only correlate with function words
+        score += 2.5
+    if remnant.lemma == correlate.lemma and remnant.lemma != "_":
+        score += 1.5
     return score
 
 
@@ -230,7 +238,7 @@ def label_from_form(tree: _Tree, remnant: Word, nominal_rank: int) -> str:
     if remnant.upos == "ADV" or remnant.upos == "PART":
         return "advmod"
     if cls == "V":
-        return "advcl" if marked else "xcomp"
+        return "xcomp" if remnant.feat("VerbForm") == "Inf" and not marked else "advcl"
     if remnant.upos == "ADJ":
         return "obl" if marked else "xcomp"
     if marked:
@@ -348,16 +356,25 @@ class Gapping:
             end += 1
         return end
 
+    @staticmethod
+    def _verbal(tree: _Tree, word: Word) -> bool:
+        """Whether ``word`` heads a clause (a verb, or a nominal predicate with a copula or subject)."""
+        if pos_class(word) == "V":
+            return True
+        words = tree.sentence.words
+        return any(words[c - 1].udeprel in ("cop", "nsubj", "csubj", "aux") for c in tree.children[word.id])
+
     def _labels(self, tree: _Tree, remnants: list[Word], source: Word | None) -> dict[int, str]:
         """The relation of each remnant to the restored predicate."""
         words = tree.sentence.words
         matched: list[Word | None] = [None] * len(remnants)
         if source is not None:
             taken = {r.id for r in remnants}
+            excluded = NOT_CORRELATE | (NOMINAL_DEPS if self._verbal(tree, source) else set())
             correlates = [
                 words[c - 1]
                 for c in tree.children[source.id]
-                if c not in taken and words[c - 1].udeprel not in NOT_CORRELATE
+                if c not in taken and words[c - 1].udeprel not in excluded
             ]
             if correlates:
                 matched = align(tree, remnants, correlates)
