@@ -372,8 +372,48 @@ def _all_or_none(has_layer: bool, line: int, state: RunState) -> Problem | None:
 _UNREADABLE_IDS = frozenset(("invalid-deps", "invalid-ehead", "unknown-ehead", "misplaced-empty-node"))
 
 
-def check_file(path: str, state: RunState | None = None) -> Iterator[Checked]:
-    """Check every sentence of a CoNLL-U file, yielding each with its problems."""
+def salvage_lines(lines: list[str]) -> list[str]:
+    """Raw lines of one sentence made readable where only the enhanced layer breaks them.
+
+    Empty nodes are renumbered by position (DEPS references follow), and DEPS
+    entries that cannot be parsed or point to no node are dropped; repair then
+    reconnects what lost its heads.  Other breakage is left for the reader to report.
+    """
+    rows = [line.split("\t") for line in lines if line[0] != "#"]
+    if any(len(cols) != 10 for cols in rows):
+        return lines
+    mapping: dict[str, str] = {}
+    current, count = 0, 0
+    for cols in rows:
+        if _WORD_ID.fullmatch(cols[0]):
+            current, count = int(cols[0]), 0
+        elif _EMPTY_ID.fullmatch(cols[0]):
+            count += 1
+            new = f"{current}.{count}"
+            mapping.setdefault(cols[0], new)
+            cols[0] = new
+    known = {cols[0] for cols in rows if not _MWT_ID.fullmatch(cols[0])} | {"0"}
+    for cols in rows:
+        if cols[8] == "_" or _MWT_ID.fullmatch(cols[0]):
+            continue
+        kept = []
+        for item in cols[8].split("|"):
+            head, colon, label = item.partition(":")
+            head = mapping.get(head, head)
+            if colon and label and _EHEAD.fullmatch(head) and head in known:
+                kept.append(f"{head}:{label}")
+        cols[8] = "|".join(kept) or "_"
+    out = [line for line in lines if line[0] == "#"]
+    return out + ["\t".join(cols) for cols in rows]
+
+
+def check_file(path: str, state: RunState | None = None, *, salvage: bool = False) -> Iterator[Checked]:
+    """Check every sentence of a CoNLL-U file, yielding each with its problems.
+
+    An unreadable sentence comes with ``error`` set and no sentence; with
+    ``salvage`` (for ``--fix``), a sentence broken only in its enhanced layer is
+    read from :func:`salvage_lines` instead and comes with both.
+    """
     state = state or RunState()
     name = "<stdin>" if path == "-" else path
     for first, lines in _blocks(path):
@@ -383,7 +423,15 @@ def check_file(path: str, state: RunState | None = None) -> Iterator[Checked]:
             sentence = parse_conllu("\n".join(lines) + "\n", name=name)[0]
         except ConlluError as err:
             line = first + err.line - 1 if err.line is not None else first
-            yield Checked(first, problems, None, Problem("unreadable", err.message, None, line))
+            error = Problem("unreadable", err.message, None, line)
+            sentence = None
+            if salvage:
+                try:
+                    sentence = parse_conllu("\n".join(salvage_lines(lines)) + "\n", name=name)[0]
+                    sentence.line = first
+                except ConlluError:
+                    pass
+            yield Checked(first, problems, sentence, error)
             continue
         sentence.line = first
         problems += check_sentence(sentence)
@@ -446,16 +494,17 @@ def main(argv: list[str] | None = None) -> int:
             if path != "-" and not os.path.exists(path):
                 print(f"eud validate: {path}: no such file", file=sys.stderr)
                 return 2
-            for checked in progress(check_file(path, state), desc=os.path.basename(path)):
+            for checked in progress(check_file(path, state, salvage=args.fix), desc=os.path.basename(path)):
                 sentences += 1
-                if checked.sentence is None:
-                    unreadable += 1
-                    if args.lenient:
-                        if not args.quiet:
-                            where = checked.error.format(path).rsplit(" [unreadable] ", 1)
-                            print(f"warning: skipping unreadable sentence: {': '.join(where)}", file=sys.stderr)
-                        continue
-                    failed += 1
+                if checked.error is not None:
+                    if checked.sentence is None:
+                        unreadable += 1
+                        if args.lenient:
+                            if not args.quiet:
+                                where = f"{path}:{checked.error.line}: {checked.error.message}"
+                                print(f"warning: skipping unreadable sentence: {where}", file=sys.stderr)
+                            continue
+                        failed += 1
                     known = [p for p in checked.problems if p.testid in _UNREADABLE_IDS]
                     checked.problems[:] = known or [checked.error]
                 for problem in checked.problems:
@@ -464,7 +513,7 @@ def main(argv: list[str] | None = None) -> int:
                         print(problem.format("<stdin>" if path == "-" else path), file=report)
                         shown += 1
                 if fixer and checked.sentence is not None:
-                    fixer.add(checked.sentence)
+                    fixer.add(checked.sentence, bool(checked.problems))
     except (ConlluError, UnicodeDecodeError, OSError, lzma.LZMAError) as err:
         print(f"eud validate: {err}", file=sys.stderr)
         return 1
@@ -503,14 +552,14 @@ class _Fixer:
         self.seen_graph = False
         self.repaired = self.written = 0
 
-    def _write(self, sentence: Sentence, repair: bool) -> None:
-        if repair and self.repair(sentence):
+    def _write(self, sentence: Sentence, repair: bool, dirty: bool = False) -> None:
+        if (repair and self.repair(sentence)) or dirty:
             self.repaired += 1
         self.stream.write(format_sentence(sentence))
         self.written += 1
 
-    def add(self, sentence: Sentence) -> None:
-        """Repair (if needed) and write one sentence, in input order."""
+    def add(self, sentence: Sentence, dirty: bool = False) -> None:
+        """Repair (if needed) and write one sentence, in input order; ``dirty``: it had problems."""
         if not has_enhanced_layer(sentence) and not self.seen_graph:
             self.pending.append(sentence)
             return
@@ -519,7 +568,7 @@ class _Fixer:
             for waiting in self.pending:
                 self._write(waiting, True)
             self.pending = []
-        self._write(sentence, True)
+        self._write(sentence, True, dirty)
 
     def close(self) -> None:
         """Flush sentences still waiting (a file with no graph anywhere stays without one)."""
