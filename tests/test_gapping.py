@@ -12,24 +12,127 @@ from pathlib import Path
 
 import pytest
 
-from eud.conllu import format_sentence, read_conllu
-from eud.enhance.gapping import Gapping
+from conftest import needs_shared, shared_files
+from eud.conllu import format_sentence, parse_conllu, read_conllu
+from eud.enhance.gapping import Gapping, Style, label_from_form, _Tree
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
-def enhanced(path: Path, **options: bool) -> list[tuple[str, str]]:
-    """(expected, produced) CoNLL-U text for each sentence of a fixture."""
-    out = []
-    for sentence in read_conllu(path):
+def enhance(sentence, **options) -> None:  # type: ignore[no-untyped-def]
+    """Strip the enhanced layer, copy the basic tree and run the rule."""
+    sentence.copy_basic_to_enhanced()
+    Gapping(**options).apply(sentence)
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        # English: plain gapping, a remnant with a preposition, three conjuncts
+        # (punctuation stays on the remnant, as in EWT/GUM), an adverb with no
+        # correlate (advmod from the remnant itself).
+        ("gapping_en.conllu", {"language": "en"}),
+        # Czech: Case features beat word order (Janě↔Marii, Pavel↔Petr); the
+        # promoted remnant is not the first one.
+        ("gapping_cs.conllu", {"language": "cs"}),
+        # Latvian: the empty node goes after the promoted remnant and after the
+        # dash standing for the verb; ellipsis with no antecedent gives 0:root
+        # and an empty node with no copied columns; no CopyOf.
+        ("gapping_lv.conllu", {"language": "lv", "copy_of": False}),
+    ],
+)
+def test_fixture(name: str, options: dict) -> None:
+    sentences = list(read_conllu(FIXTURES / name))
+    assert sentences
+    for sentence in sentences:
         expected = format_sentence(sentence)
-        sentence.copy_basic_to_enhanced()
-        Gapping(**options).apply(sentence)
-        out.append((expected, format_sentence(sentence)))
-    return out
+        enhance(sentence, **options)
+        assert format_sentence(sentence) == expected, sentence.sent_id
 
 
-@pytest.mark.parametrize("name", ["gapping_en.conllu"])
-def test_fixture(name: str) -> None:
-    for expected, produced in enhanced(FIXTURES / name):
-        assert produced == expected
+def test_english_expected_lines() -> None:
+    """Spelled out: Mary won gold and Peter bronze."""
+    sentence = next(read_conllu(FIXTURES / "gapping_en.conllu"))
+    enhance(sentence)
+    assert [format_sentence(sentence).splitlines()[i] for i in (6, 7, 8)] == [
+        "5\tPeter\tPeter\tPROPN\tNNP\tNumber=Sing\t2\tconj\t5.1:nsubj\t_",
+        "5.1\twon\twin\tVERB\tVBD\tMood=Ind|Tense=Past|VerbForm=Fin\t_\t_\t2:conj\tCopyOf=2",
+        "6\tbronze\tbronze\tNOUN\tNN\tNumber=Sing\t5\torphan\t5.1:obj\tSpaceAfter=No",
+    ]
+    assert sentence.deps((4, 0)) == "5.1:cc"
+
+
+def test_no_orphan_leaves_sentence_alone() -> None:
+    text = "1\tMary\t_\tPROPN\t_\t_\t2\tnsubj\t2:nsubj\t_\n2\twon\t_\tVERB\t_\t_\t0\troot\t0:root\t_\n\n"
+    sentence = parse_conllu(text)[0]
+    before = format_sentence(sentence)
+    Gapping().apply(sentence)
+    assert format_sentence(sentence) == before
+
+
+def test_dep_correlate_is_never_copied() -> None:
+    """A correlate labelled ``dep`` is no correlate: the remnant's own form decides."""
+    text = (
+        "1\tMary\t_\tPROPN\t_\t_\t2\tnsubj\t_\t_\n"
+        "2\twon\t_\tVERB\t_\t_\t0\troot\t_\t_\n"
+        "3\tgold\t_\tNOUN\t_\t_\t2\tdep\t_\t_\n"
+        "4\tand\t_\tCCONJ\t_\t_\t5\tcc\t_\t_\n"
+        "5\tPeter\t_\tPROPN\t_\t_\t2\tconj\t_\t_\n"
+        "6\tbronze\t_\tNOUN\t_\t_\t5\torphan\t_\t_\n\n"
+    )
+    sentence = parse_conllu(text)[0]
+    enhance(sentence)
+    assert sentence.deps((5, 0)) == "5.1:nsubj"
+    assert sentence.deps((6, 0)) == "5.1:obj"
+    assert all(label != "dep" for head, _, label in sentence.enhanced if head[1])
+
+
+@pytest.mark.parametrize(
+    ("upos", "feats", "case_child", "rank", "expected"),
+    [
+        ("ADV", "_", False, 0, "advmod"),
+        ("NOUN", "_", True, 0, "obl"),
+        ("NOUN", "Case=Nom", False, 1, "nsubj"),
+        ("NOUN", "Case=Acc", False, 0, "obj"),
+        ("NOUN", "Case=Dat", False, 0, "iobj"),
+        ("NOUN", "Case=Loc", False, 0, "obl"),
+        ("NOUN", "_", False, 0, "nsubj"),
+        ("NOUN", "_", False, 1, "obj"),
+        ("VERB", "VerbForm=Inf", False, 0, "xcomp"),
+        ("VERB", "VerbForm=Conv", False, 0, "advcl"),
+    ],
+)
+def test_label_from_form(upos: str, feats: str, case_child: bool, rank: int, expected: str) -> None:
+    rows = f"1\tx\tx\t{upos}\t_\t{feats}\t0\troot\t_\t_\n"
+    if case_child:
+        rows = f"1\tin\tin\tADP\t_\t_\t2\tcase\t_\t_\n2\tx\tx\t{upos}\t_\t{feats}\t0\troot\t_\t_\n"
+    sentence = parse_conllu(rows + "\n")[0]
+    tree = _Tree(sentence)
+    assert label_from_form(tree, sentence.words[-1], rank) == expected
+
+
+def test_bad_style_is_refused() -> None:
+    with pytest.raises(ValueError, match="style.place"):
+        Gapping(style=Style(place="somewhere"))
+
+
+@pytest.mark.slow
+def test_treebanks_no_orphan_or_dep_left() -> None:
+    """On every gold dev set: each orphan ends up under an empty node, never as ``dep``."""
+    paths = shared_files("*/*-ud-dev.conllu.xz")
+    needs_shared(paths)
+    orphans = 0
+    for path in paths:
+        rule = Gapping(language=path.parent.name)
+        for sentence in read_conllu(path):
+            if not any(w.deprel == "orphan" for w in sentence.words):
+                continue
+            enhance_with = sentence.copy()
+            enhance_with.copy_basic_to_enhanced()
+            rule.apply(enhance_with)
+            for head, dep, label in enhance_with.enhanced:
+                assert label != "orphan" and not (head[1] and label == "dep"), (sentence.sent_id, head, dep, label)
+                if sentence.word(dep[0]).deprel == "orphan" and dep[1] == 0:
+                    assert head[1] > 0, (sentence.sent_id, dep)
+                    orphans += 1
+    assert orphans > 300

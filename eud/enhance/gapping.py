@@ -174,12 +174,18 @@ def pair_score(tree: _Tree, remnant: Word, correlate: Word) -> float:
 def align(tree: _Tree, remnants: list[Word], correlates: list[Word]) -> list[Word | None]:
     """Match each remnant with at most one correlate, keeping word order where possible.
 
-    Maximises the sum of :func:`pair_score` minus 1.5 per pair of remnants whose
-    correlates come in the opposite order; a pair scoring below 0 is never
+    Maximises the sum of :func:`pair_score` (plus up to 0.5 for a similar
+    relative position) minus 1.5 per pair of remnants whose correlates come in
+    the opposite order; a pair scoring below 0 is never
     made, so a remnant with no compatible correlate is left unmatched (None).
     """
     n, m = len(remnants), len(correlates)
     scores = [[pair_score(tree, r, c) for c in correlates] for r in remnants]
+    # Break ties by relative position: the first remnant with the first correlate, ...
+    for i in range(n):
+        for j in range(m):
+            if scores[i][j] >= 0:
+                scores[i][j] += 0.5 * (1 - abs(i / max(n - 1, 1) - j / max(m - 1, 1)))
     if (m + 1) ** n > SEARCH_LIMIT:
         return _greedy(scores, correlates)
     best_total = 0.0
