@@ -21,9 +21,10 @@ compared with the gold ones, uncollapsed:
   Slovak gold label most remnants ``dep``, which the rule never outputs, so
   ``gold ≠ dep`` gives the accuracy on the other edges.
 * **in-edge** — of gold incoming edges of matched empty nodes, the share
-  reproduced (head and universal label); conjunct propagation (``0:root``
-  when the antecedent is the root) is another rule's job, so this is low
-  where the gold propagates.
+  reproduced (head and universal label).  The gapping rule gives the empty
+  node one incoming edge (the promoted remnant's); the gold often adds the
+  antecedent's own relations (``0:root``), which conjunct propagation adds
+  later, so run ``--pipeline`` to score those.
 * **out-edges** — P/R/F1 of all outgoing edges of empty nodes (cc, punct,
   remnants) with universal labels, matched nodes mapped onto each other.
 * **dep** — how many of the rule's outgoing empty-node edges are ``dep``.
@@ -33,6 +34,7 @@ Examples::
     python eval/gapping_benchmark.py                # dev and test, every treebank
     python eval/gapping_benchmark.py --split dev --treebank lv_lvtb en_ewt
     python eval/gapping_benchmark.py --show 5 --treebank et_edt --split dev
+    python eval/gapping_benchmark.py --pipeline     # the whole enhancer, full labels
 """
 
 from __future__ import annotations
@@ -97,7 +99,7 @@ def remnants(sentence: Sentence) -> set[int]:
     return out
 
 
-def compare(gold: Sentence, pred: Sentence, counts: Counter, case_rule: object | None, show: list[str]) -> None:
+def compare(gold: Sentence, pred: Sentence, counts: Counter, full: object | None, show: list[str] | None) -> None:
     """Add one sentence's figures to ``counts``."""
     counts["gold"] += len(gold.empty_nodes)
     counts["pred"] += len(pred.empty_nodes)
@@ -129,7 +131,7 @@ def compare(gold: Sentence, pred: Sentence, counts: Counter, case_rule: object |
             if univ(lab) != "dep":
                 counts["rem_nodep"] += 1
                 counts["rem_nodep_univ"] += any(univ(pl) == univ(lab) for pl in got)
-            if case_rule is not None and lab in got:
+            if full is not None and lab in got:
                 counts["rem_full"] += 1
             if show is not None and not any(univ(pl) == univ(lab) for pl in got):
                 show.append(f"{gold.sent_id}: word {d[0]} {gold.word(d[0]).form!r} gold {lab} got {got}")
@@ -154,21 +156,16 @@ def pct(a: int, b: int) -> str:
     return f"{100 * a / b:.1f} ({a}/{b})" if b else "–"
 
 
-def load_case_rule() -> object | None:
-    """The enhancer's case rule, if the enhancer package provides one."""
-    try:
-        from eud.enhance import case  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    for name in dir(case):
-        obj = getattr(case, name)
-        if isinstance(obj, type) and getattr(obj, "name", None) == "case" and hasattr(obj, "apply"):
-            return obj()
-    return None
+def load_enhancer(code: str) -> object:
+    """H3's whole enhancer with the profile for ``code`` (imported only for ``--pipeline``)."""
+    from eud.enhance.pipeline import Enhancer
+    from eud.enhance.profiles import find_profile
+
+    return Enhancer(find_profile(code))
 
 
-def run(path: Path, rule: Gapping, case_rule: object | None, shown: int) -> tuple[Counter, list[str]]:
-    """Score the rule on one file."""
+def run(path: Path, rule: Gapping, enhancer: object | None, shown: int) -> tuple[Counter, list[str]]:
+    """Score the rule (or the whole enhancer) on one file."""
     counts: Counter = Counter()
     show: list[str] | None = [] if shown else None
     for gold in progress(read_conllu(path), desc=path.name):
@@ -177,11 +174,12 @@ def run(path: Path, rule: Gapping, case_rule: object | None, shown: int) -> tupl
         if not gold.empty_nodes and not has_orphan:
             continue
         pred = gold.copy()
-        pred.copy_basic_to_enhanced()
-        rule.apply(pred)
-        if case_rule is not None:
-            case_rule.apply(pred)  # type: ignore[attr-defined]
-        compare(gold, pred, counts, case_rule, show)
+        if enhancer is not None:
+            enhancer.enhance(pred)  # type: ignore[attr-defined]
+        else:
+            pred.copy_basic_to_enhanced()
+            rule.apply(pred)
+        compare(gold, pred, counts, enhancer, show)
     return counts, (show or [])[:shown]
 
 
@@ -199,14 +197,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-language", action="store_true", help="use the default style everywhere, not each language's conventions"
     )
-    parser.add_argument("--case-rule", action="store_true", help="also run the enhancer's case rule to score full labels")
+    parser.add_argument(
+        "--pipeline", action="store_true", help="run the whole enhancer (all rules) to score full labels too"
+    )
     parser.add_argument("--show", type=int, default=0, metavar="N", help="print up to N remnant-label errors per file")
     args = parser.parse_args(argv)
 
-    case_rule = load_case_rule() if args.case_rule else None
-    if args.case_rule and case_rule is None:
-        print("error: --case-rule: eud.enhance has no case rule yet", file=sys.stderr)
-        return 2
     head = "| treebank | split | gold E | pred E | detect P/R/F1 (pos) | detect P/R/F1 (clause) | remnant univ | remnant univ, gold ≠ dep | remnant full | in-edge | out-edges P/R/F1 | dep |"
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
@@ -218,12 +214,13 @@ def main(argv: list[str] | None = None) -> int:
             if not path.exists():
                 continue
             rule = Gapping(copy_of=not args.no_copy_of, language=None if args.no_language else code)
-            c, show = run(path, rule, case_rule, args.show)
+            enhancer = load_enhancer(code) if args.pipeline else None
+            c, show = run(path, rule, enhancer, args.show)
             total.update(c)
-            print(row(code, split, c, case_rule is not None))
+            print(row(code, split, c, args.pipeline))
             for line in show:
                 print(f"    {code}: {line}", file=sys.stderr)
-    print(row("**all**", "+".join(args.split), total, case_rule is not None))
+    print(row("**all**", "+".join(args.split), total, args.pipeline))
     print(f"\n{total['sentences']} sentences in {time.perf_counter() - start:.1f} s", file=sys.stderr)
     return 0
 
