@@ -30,7 +30,7 @@ from functools import lru_cache
 
 from eud.enhance.context import Context
 from eud.enhance.profiles import Profile
-from eud.graph import Edge
+from eud.graph import Edge, NodeId
 
 
 @lru_cache(maxsize=4096)
@@ -79,9 +79,11 @@ class CaseLabels:
     def compose_label(self, ctx: Context, edge: Edge) -> str | None:
         """The composed label of one edge, or None when it stays as it is."""
         head, dep, label = edge
-        if dep[1] != 0:
-            return None
         udeprel = label.partition(":")[0]
+        if dep[1] != 0:
+            if udeprel == "conj" and self.conj_cc and label == "conj":
+                return self._empty_conj_label(ctx, dep)
+            return None
         if udeprel == "conj":
             if not self.conj_cc or label != "conj":
                 return None
@@ -107,6 +109,16 @@ class CaseLabels:
             return f"{label}:{case.lower()}"
         return None
 
+    def _empty_conj_label(self, ctx: Context, node: NodeId) -> str | None:
+        # an empty node (restored predicate) has its cc in the enhanced graph only
+        for _, d, lab in ctx.sentence.enhanced.dependents(node):
+            if lab == "cc" and d[1] == 0:
+                w = ctx.words[d[0]]
+                cc = _label_part(w.lemma if w.lemma != "_" else w.form)
+                if cc:
+                    return f"conj:{cc}"
+        return None
+
     def _conj_label(self, ctx: Context, i: int) -> str | None:
         cc = self.marker(ctx, i, ("cc",))
         if cc is None and self.conj_cc_next:
@@ -122,7 +134,8 @@ class CaseLabels:
     def apply(self, ctx: Context) -> None:
         """Relabel every edge of the enhanced graph that the profile composes."""
         graph = ctx.sentence.enhanced
-        for edge in list(graph):
+        wanted = self.compose.keys() | ({"conj"} if self.conj_cc else set())
+        for edge in [e for e in graph if e.label in wanted]:
             new = self.compose_label(ctx, edge)
             if new is not None and new != edge.label:
                 graph.remove(*edge)

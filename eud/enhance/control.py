@@ -44,6 +44,8 @@ class Control:
     def apply(self, ctx: Context) -> None:
         """Add controlled subjects, resolving matrix subjects first."""
         graph = ctx.sentence.enhanced
+        if not any(w.deprel.startswith("xcomp") for w in ctx.sentence.words):
+            return
         pending = [e for e in graph if e.label.partition(":")[0] == "xcomp" and e.dep[1] == 0 and e.head != (0, 0)]
         if not pending:
             return

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from eud.enhance.context import Context
 from eud.enhance.profiles import Profile
+from eud.graph import NodeId
 
 _SUBJECTS = ("nsubj", "csubj")
 _OWN_SUBJECT_BLOCKERS = ("nsubj", "csubj", "expl", "orphan")
@@ -55,11 +56,24 @@ class Coordination:
             first = ctx.first_conjunct(w.id)
             if first == w.id:
                 continue
-            node = (w.id, 0)
+            node = self._target(ctx, w)
             for head, _, label in graph.heads((first, 0)):
                 if head == node or label in self.skip or label == "ref":
                     continue
                 graph.add(head, node, label)
+
+    @staticmethod
+    def _target(ctx: Context, w) -> NodeId:
+        """The node that stands for conjunct ``w``: an empty node when gapping replaced it."""
+        graph = ctx.sentence.enhanced
+        node = (w.id, 0)
+        head = (w.head or 0, 0)
+        if graph.has(head, node):
+            return node
+        for _, dep, label in graph.dependents(head):
+            if dep[1] and label.startswith("conj") and any(d == node for _, d, _ in graph.dependents(dep)):
+                return dep
+        return node
 
 
 class SharedDependents:
@@ -87,6 +101,8 @@ class SharedDependents:
             objects = [k for k in ctx.children[conjs[-1]] if words[k].deprel == "obj" and k > conjs[-1]] if self.share_obj else []
             for c in conjs[1:]:
                 node = (c, 0)
+                if ctx.kids(c, "orphan"):
+                    continue  # a gapped conjunct: its remnants are its own dependents
                 if words[c].upos in ("NOUN", "PROPN", "PRON", "NUM") and not ctx.kids(c, "cop"):
                     continue  # nominal conjuncts share nothing here
                 own = {words[k].deprel.partition(":")[0] for k in ctx.children[c]}

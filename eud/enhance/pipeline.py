@@ -9,6 +9,7 @@ sentence so the result passes ``udvalidate --level 2``.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Callable, Protocol
 
 from eud.enhance.case_labels import CaseLabels
@@ -17,7 +18,7 @@ from eud.enhance.control import Control
 from eud.enhance.coordination import Coordination, SharedDependents
 from eud.enhance.profiles import Profile
 from eud.enhance.relative import Relative
-from eud.graph import Edge, EnhancedGraph, Sentence
+from eud.graph import ROOT, Edge, EnhancedGraph, Sentence
 
 try:  # written by another helper; the enhancer works without it
     from eud.enhance.gapping import Gapping
@@ -26,8 +27,37 @@ except ImportError:  # pragma: no cover
 
 try:
     from eud.repair import repair_sentence as _repair
+    from eud.validate import label_problem
 except ImportError:  # pragma: no cover
     _repair = None
+
+    def label_problem(label: str) -> str | None:  # type: ignore[misc]
+        return None
+
+
+@lru_cache(maxsize=8192)
+def _good_label(label: str) -> bool:
+    return label_problem(label) is None
+
+
+def looks_valid(sentence: Sentence) -> bool:
+    """A fast sufficient check: labels well formed, no self-loops, every node reachable from the root.
+
+    When it says yes the validator's repair would change nothing, so the (slower)
+    repair step is skipped; when it says no, repair runs.
+    """
+    graph = sentence.enhanced
+    for head, dep, label in graph:
+        if head == dep or not _good_label(label):
+            return False
+    seen = {ROOT}
+    stack = [ROOT]
+    while stack:
+        for _, dep, _ in graph.dependents(stack.pop()):
+            if dep not in seen:
+                seen.add(dep)
+                stack.append(dep)
+    return len(seen) == len(sentence.words) + len(sentence.empty_nodes) + 1
 
 
 class Rule(Protocol):
@@ -44,7 +74,7 @@ class _GappingRule:
     name = "gapping"
 
     def __init__(self, profile: Profile) -> None:
-        self.rule = Gapping(copy_of=True)  # type: ignore[misc]
+        self.rule = Gapping(copy_of=True, language=profile.name)  # type: ignore[misc]
 
     def apply(self, ctx: Context) -> None:
         self.rule.apply(ctx.sentence)
@@ -90,6 +120,6 @@ class Enhancer:
         ctx = Context(sentence)
         for rule in self.rules:
             rule.apply(ctx)
-        if self.repair:
+        if self.repair and not looks_valid(sentence):
             _repair(sentence)
         return sentence
