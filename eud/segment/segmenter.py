@@ -1,0 +1,188 @@
+"""Raw text → sentences of tokens and words, with the trained character model.
+
+:class:`Segmenter` reads a model package (``config.json``, ``vocab.json``,
+``model.safetensors``, ``mwt.json``: plain data, no pickles) and turns text into
+:class:`~eud.graph.Sentence` objects whose words have only FORM filled.
+
+Whitespace always ends a token; the model adds token ends inside
+whitespace-free stretches (``don't.`` → ``don't`` ``.``), sentence ends and
+multiword tokens.  A paragraph end always ends a sentence.  Guards keep odd
+input cheap: a paragraph is processed in blocks cut at spaces, a sentence
+longer than ``max_sentence_tokens`` is cut where the model most believes a
+sentence ends, and a token longer than ``max_token_chars`` is cut.  Every
+non-whitespace character of the input is kept, in order.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator
+
+import numpy as np
+import torch
+
+from eud.graph import MultiwordToken, Sentence, Word
+from eud.segment.data import normalise_space
+from eud.segment.model import CharSegmenter, Vocab, predict_probs
+from eud.segment.mwt import MwtExpander
+from eud.segment.text import split_paragraphs
+
+BLOCK_CHARS = 20000
+
+
+class SegmenterError(ValueError):
+    """A model package that cannot be loaded."""
+
+
+@dataclass(slots=True)
+class _Token:
+    form: str
+    space_after: bool
+    mwt: bool
+    sent_prob: float
+
+
+class Segmenter:
+    """A trained sentence splitter, tokenizer and multiword-token expander."""
+
+    def __init__(self, model: CharSegmenter, vocab: Vocab, mwt: MwtExpander, settings: dict) -> None:
+        self.model = model.eval()
+        self.vocab = vocab
+        self.mwt = mwt
+        self.settings = settings
+        self.max_sentence_tokens = int(settings.get("max_sentence_tokens", 300))
+        self.max_token_chars = int(settings.get("max_token_chars", 500))
+
+    @classmethod
+    def load(cls, path: str | Path) -> Segmenter:
+        """Load a package folder written by ``train_segmenter``."""
+        from safetensors.torch import load_file
+
+        path = Path(path)
+        try:
+            settings = json.loads((path / "config.json").read_text(encoding="utf-8"))
+            vocab = Vocab.from_json(json.loads((path / "vocab.json").read_text(encoding="utf-8")))
+            mwt = MwtExpander.from_json(json.loads((path / "mwt.json").read_text(encoding="utf-8")))
+            weights = load_file(str(path / "model.safetensors"))
+        except (OSError, ValueError, KeyError) as err:
+            raise SegmenterError(f"{path}: not a segmenter package ({err})") from None
+        if settings.get("format") != "eud-segmenter/1":
+            raise SegmenterError(f"{path}: unknown segmenter format {settings.get('format')!r}")
+        model = CharSegmenter(settings["n_chars"], settings["n_cats"], settings["char_dim"],
+                              settings["cat_dim"], settings["hidden"], settings["layers"], 0.0)
+        model.load_state_dict(weights)
+        return cls(model, vocab, mwt, settings)
+
+    def save(self, path: str | Path) -> None:
+        """Write this segmenter as a package folder (what :meth:`load` reads)."""
+        from eud.segment.train import save_package
+
+        save_package(Path(path), self.model, self.vocab, self.settings, self.mwt.to_json())
+
+    # -- segmentation -----------------------------------------------------
+
+    def segment(self, text: str | Iterable[str], *, doc_id: str | None = None) -> Iterator[Sentence]:
+        """Sentences of a text (paragraphs split at blank lines) or of an iterable of paragraphs."""
+        paras = split_paragraphs(text) if isinstance(text, str) else text
+        count = 0
+        first = True
+        for para in paras:
+            newpar = True
+            for tokens in self._sentences(normalise_space(para)):
+                count += 1
+                comments = []
+                if first:
+                    comments.append(f"# newdoc id = {doc_id}" if doc_id else "# newdoc")
+                    first = False
+                if newpar:
+                    comments.append("# newpar")
+                    newpar = False
+                comments.append(f"# sent_id = {doc_id}-{count}" if doc_id else f"# sent_id = {count}")
+                yield self._build(tokens, comments)
+
+    def _sentences(self, para: str) -> Iterator[list[_Token]]:
+        """Token lists, one per sentence, for one whitespace-normalised paragraph."""
+        pending: list[_Token] = []
+        blocks = list(_block_spans(para, BLOCK_CHARS))
+        for start, stop in blocks:
+            for token in self._tokens(para[start:stop]):
+                pending.append(token)
+                if token.sent_prob > 0.5:
+                    yield pending
+                    pending = []
+                elif len(pending) >= self.max_sentence_tokens:
+                    # Cut where a sentence end is likeliest, in the second half.
+                    half = len(pending) // 2
+                    cut = max(range(half, len(pending)), key=lambda i: pending[i].sent_prob)
+                    yield pending[: cut + 1]
+                    pending = pending[cut + 1:]
+        if pending:
+            yield pending
+
+    def _tokens(self, text: str) -> Iterator[_Token]:
+        """Tokens of one block of normalised text (no leading/trailing space).
+
+        A block that is not the paragraph's last was cut at a space, so its
+        last token has a space after it; the paragraph's last token is also
+        given one, since nothing follows it.
+        """
+        if not text:
+            return
+        probs = predict_probs(self.model, self.vocab, text)  # [len(text), 5]
+        end = probs[:, 1:].sum(-1)
+        sent = ((probs[:, 3] + probs[:, 4]) / end.clamp_min(0.5)).numpy()
+        mwt = ((probs[:, 2] + probs[:, 4]) > 0.5 * end).numpy()
+        codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+        space = codes == 32
+        cut = (end > 0.5).numpy() & ~space
+        cut[:-1] |= space[1:]
+        cut[-1] = True
+        start = 0
+        for i in np.flatnonzero(cut).tolist():
+            while start <= i:
+                stop = min(i + 1, start + self.max_token_chars)
+                form = text[start:stop]
+                space_after = text[stop] == " " if stop < len(text) else True
+                last = stop == i + 1
+                prob = float(sent[i]) if last else 0.0
+                yield _Token(form, space_after, bool(mwt[i]) and last, prob)
+                start = stop
+            start = i + 1
+            while start < len(text) and text[start] == " ":
+                start += 1
+
+    def _build(self, tokens: list[_Token], comments: list[str]) -> Sentence:
+        """A Sentence (FORM and SpaceAfter only) from its tokens."""
+        words: list[Word] = []
+        mwts: list[MultiwordToken] = []
+        parts: list[str] = []
+        for k, tok in enumerate(tokens):
+            misc = "_" if tok.space_after else "SpaceAfter=No"
+            parts.append(tok.form + (" " if tok.space_after else ""))
+            expansion = self.mwt.expand(tok.form) if tok.mwt else None
+            if expansion and len(expansion) > 1 and all(expansion):
+                first = len(words) + 1
+                for form in expansion:
+                    words.append(Word(len(words) + 1, form))
+                mwts.append(MultiwordToken(first, len(words), tok.form, misc=misc))
+            else:
+                words.append(Word(len(words) + 1, tok.form, misc=misc))
+        comments.append(f"# text = {''.join(parts).rstrip()}")
+        return Sentence(comments=comments, words=words, tokens=mwts)
+
+
+def _block_spans(text: str, size: int) -> Iterator[tuple[int, int]]:
+    """Spans of about ``size`` characters cut at spaces (never inside a token)."""
+    start = 0
+    while len(text) - start > size:
+        cut = text.rfind(" ", start + size // 2, start + size)
+        if cut < 0:
+            cut = text.find(" ", start + size)
+            if cut < 0:
+                break
+        yield start, cut
+        start = cut + 1
+    if start < len(text):
+        yield start, len(text)

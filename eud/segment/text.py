@@ -1,0 +1,113 @@
+"""Reading raw text robustly, as a stream of paragraphs.
+
+Paragraphs are separated by blank lines (lines of only whitespace).  The input
+is UTF-8 (a UTF-8 byte order mark is dropped); a UTF-16 file is recognised by
+its byte order mark.  Line ends may be ``\\n``, ``\\r\\n`` or ``\\r``.  Control
+characters are kept: the segmenter keeps every non-whitespace character.
+
+Invalid UTF-8 either stops reading with a :class:`TextError` naming the byte
+offset (``errors="strict"``) or becomes U+FFFD (``errors="replace"``), as
+Python's codecs do.  The file is read line by line, so memory follows the
+longest paragraph, not the file.
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import os
+import sys
+from typing import IO, Iterable, Iterator
+
+TextSource = str | os.PathLike | IO[bytes] | IO[str]
+
+
+class TextError(ValueError):
+    """Input text that cannot be read (bad encoding, unreadable file), with a clear message."""
+
+
+def _lines(stream: IO[bytes], name: str, errors: str) -> Iterator[str]:
+    """Decoded lines (line ends removed), with byte offsets in errors."""
+    head = stream.read(4) if hasattr(stream, "read") else b""
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        # UTF-16 input is rare; decode it whole rather than track two-byte offsets.
+        data = head + stream.read()
+        try:
+            text = data.decode("utf-16", errors=errors)
+        except UnicodeDecodeError as err:
+            raise TextError(f"{name}: invalid UTF-16 at byte offset {err.start}") from None
+        yield from text.splitlines()
+        return
+    first = True
+    offset = 0
+    pending = head
+    number = 0
+    for raw in _binary_lines(stream, pending):
+        number += 1
+        try:
+            line = raw.decode("utf-8", errors=errors)
+        except UnicodeDecodeError as err:
+            raise TextError(
+                f"{name}: invalid UTF-8 at byte offset {offset + err.start} (line {number}); "
+                "use --errors replace to read it anyway"
+            ) from None
+        offset += len(raw)
+        if first:
+            line = line.removeprefix("\ufeff")
+            first = False
+        # splitlines also handles a lone \r and the Unicode line separators.
+        yield from line.splitlines() or [""]
+
+
+def _binary_lines(stream: IO[bytes], head: bytes) -> Iterator[bytes]:
+    """Lines of a binary stream, including the bytes already read as ``head``."""
+    if head and not head.endswith(b"\n"):
+        head += stream.readline()
+    yield from io.BytesIO(head)
+    yield from stream
+
+
+def paragraphs(source: TextSource, *, errors: str = "strict", name: str | None = None) -> Iterator[str]:
+    """Stream the paragraphs of a text file, path, ``-`` (stdin) or open stream."""
+    if errors not in ("strict", "replace"):
+        raise ValueError(f"errors must be 'strict' or 'replace', not {errors!r}")
+    if isinstance(source, (str, os.PathLike)):
+        path = os.fspath(source)
+        name = name or ("<stdin>" if path == "-" else path)
+        if path == "-":
+            yield from _paragraphs(_lines(sys.stdin.buffer, name, errors))
+            return
+        try:
+            stream = open(path, "rb")
+        except OSError as err:
+            raise TextError(f"{name}: cannot open: {err.strerror}") from None
+        with stream:
+            yield from _paragraphs(_lines(stream, name, errors))
+        return
+    name = name or str(getattr(source, "name", "<input>"))
+    if isinstance(source, io.TextIOBase):
+        yield from _paragraphs(line.rstrip("\r\n") for line in source)
+        return
+    yield from _paragraphs(_lines(source, name, errors))  # type: ignore[arg-type]
+
+
+def split_paragraphs(text: str) -> Iterator[str]:
+    """The paragraphs of a string (blank lines separate them)."""
+    return _paragraphs(iter(text.splitlines()))
+
+
+def _paragraphs(lines: Iterable[str]) -> Iterator[str]:
+    current: list[str] = []
+    for line in lines:
+        if line.strip():
+            current.append(line)
+        elif current:
+            yield "\n".join(current)
+            current = []
+    if current:
+        yield "\n".join(current)
+
+
+def read_text(source: TextSource, *, errors: str = "strict") -> str:
+    """The whole text, paragraphs separated by one blank line (for small inputs)."""
+    return "\n\n".join(paragraphs(source, errors=errors))

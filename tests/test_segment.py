@@ -1,0 +1,291 @@
+"""Tests for eud.segment: labels from CoNLL-U, MWT expansion, robustness, tiny training."""
+
+from __future__ import annotations
+
+import io
+import random
+import time
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from eud.conllu import format_sentence, parse_conllu, read_conllu  # noqa: E402
+from eud.segment import TextError, paragraphs, read_text, read_tokenized  # noqa: E402
+from eud.segment.data import NONE, SENT, SENT_MWT, TOKEN, TOKEN_MWT, read_paragraphs  # noqa: E402
+from eud.segment.model import CharSegmenter, Vocab  # noqa: E402
+from eud.segment.mwt import MwtExpander  # noqa: E402
+from eud.segment.segmenter import Segmenter  # noqa: E402
+
+
+def surface_chars(sentences) -> str:
+    """Non-whitespace characters of every token's surface form, in order."""
+    out = []
+    for s in sentences:
+        starts = {t.first: t for t in s.tokens}
+        i = 1
+        while i <= len(s.words):
+            token = starts.get(i)
+            if token is not None:
+                out.append(token.form)
+                i = token.last + 1
+            else:
+                out.append(s.word(i).form)
+                i += 1
+    return "".join("".join(out).split())
+
+
+def non_space(text: str) -> str:
+    return "".join(text.split())
+
+
+# -- labels ---------------------------------------------------------------
+
+
+def test_labels_from_fixture(fixtures):
+    paras = read_paragraphs(fixtures / "segment_train.conllu")
+    assert [p.text for p in paras] == [
+        "I don't like rain. I'm tired, Dr. Smith.",
+        'We can\'t go. "Really?" she asked.',
+        "They don't know. We won't stay. Au marché du coin.",
+    ]
+    text, labels = paras[0].text, paras[0].labels
+    assert len(labels) == len(text)
+    ends = {i: labels[i] for i in range(len(text)) if labels[i] != NONE}
+    assert ends[text.index("don't") + 4] == TOKEN_MWT
+    assert ends[text.index("rain") + 3] == TOKEN
+    assert ends[text.index(".")] == SENT
+    assert ends[text.index("Dr.") + 2] == TOKEN  # the abbreviation's dot ends no sentence
+    assert ends[len(text) - 1] == SENT
+    assert text.index("Dr.") + 1 not in ends
+    # A multiword token that ends a sentence.
+    sents = parse_conllu("# text = I can't\n1-2\tcan't\t_\t_\t_\t_\t_\t_\t_\t_\n1\tca\t_\t_\t_\t_\t_\t_\t_\t_\n"
+                         "2\tn't\t_\t_\t_\t_\t_\t_\t_\t_\n\n".replace("# text = I can't\n1-2", "# text = can't\n1-2"))
+    from eud.segment.data import paragraphs as label_paragraphs
+
+    (p,) = label_paragraphs(sents)
+    assert p.labels == [NONE] * 4 + [SENT_MWT]
+
+
+def test_mismatched_text_skips_paragraph():
+    sents = parse_conllu("# text = Hello there\n1\tHello\t_\t_\t_\t_\t_\t_\t_\t_\n2\tthere!\t_\t_\t_\t_\t_\t_\t_\t_\n\n")
+    from eud.segment.data import paragraphs as label_paragraphs
+
+    stats: dict[str, int] = {}
+    assert list(label_paragraphs(sents, stats)) == []
+    assert stats["skipped"] == 1
+
+
+# -- multiword tokens -------------------------------------------------------
+
+
+def test_mwt_lexicon_and_fallback(fixtures):
+    mwt = MwtExpander.build(read_conllu(fixtures / "segment_train.conllu"))
+    assert mwt.lexicon["don't"] == ["do", "n't"]
+    assert mwt.expand("Don't") == ["Do", "n't"]
+    assert mwt.expand("DON'T") == ["DO", "N'T"]
+    assert mwt.expand("can't") == ["ca", "n't"]
+    # Not spelled by its words: the case pattern is copied instead.
+    assert mwt.expand("du") == ["de", "le"]
+    assert mwt.expand("Du") == ["De", "le"]
+    # "n't" was seen 4 times, so it is a rule; "'m" only once, so it is not.
+    assert mwt.rules == [["n't"]]
+    assert mwt.expand("shouldn't") == ["should", "n't"]
+    assert mwt.fallback("don't") == ["do", "n't"]
+    assert mwt.expand("Isn't") == ["Is", "n't"]
+    assert mwt.expand("you'm") is None
+    assert mwt.expand("n't") is None  # the whole form is the suffix: nothing to split off
+    again = MwtExpander.from_json(mwt.to_json())
+    assert again.expand("Shouldn't") == ["Should", "n't"] and again.lexicon == mwt.lexicon
+
+
+# -- reading text -------------------------------------------------------------
+
+
+def test_paragraphs_bom_crlf_and_blank_lines():
+    data = b"\xef\xbb\xbfHello\r\nworld.\r\n\r\n \t \nNext\rline\n\n\n"
+    assert list(paragraphs(io.BytesIO(data))) == ["Hello\nworld.", "Next\nline"]
+    assert list(paragraphs(io.BytesIO(b""))) == []
+    assert list(paragraphs(io.BytesIO(b"\n \n"))) == []
+    assert list(paragraphs(io.BytesIO("a b\n\nc".encode("utf-16")))) == ["a b", "c"]
+
+
+def test_invalid_utf8_strict_names_offset_and_replace(tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_bytes(b"fine line\nab\xffc\n")
+    with pytest.raises(TextError, match=r"bad.txt: invalid UTF-8 at byte offset 12 \(line 2\)"):
+        list(paragraphs(path))
+    assert read_text(path, errors="replace") == "fine line\nab\ufffdc"
+    with pytest.raises(TextError, match="cannot open"):
+        list(paragraphs(tmp_path / "missing.txt"))
+
+
+def test_read_tokenized():
+    sents = list(read_tokenized(["I do n't know .\n", "\n", "  Yes  it  is \n"], doc_id="d"))
+    assert [[w.form for w in s.words] for s in sents] == [["I", "do", "n't", "know", "."], ["Yes", "it", "is"]]
+    assert sents[0].comments == ["# newdoc id = d", "# newpar", "# sent_id = d-1", "# text = I do n't know ."]
+    assert sents[1].comments == ["# newpar", "# sent_id = d-2", "# text = Yes it is"]
+    assert all(w.head is None and w.misc == "_" for s in sents for w in s.words)
+
+
+# -- the segmenter, with a random model (the invariants hold for any model) ----
+
+
+def random_segmenter(fixtures, hidden: int = 8) -> Segmenter:
+    torch.manual_seed(0)
+    paras = read_paragraphs(fixtures / "segment_train.conllu")
+    vocab = Vocab.build([p.text for p in paras], 1)
+    model = CharSegmenter(len(vocab.chars), len(vocab.categories), 8, 4, hidden, 1, 0.0)
+    mwt = MwtExpander.build(read_conllu(fixtures / "segment_train.conllu"))
+    settings = {"format": "eud-segmenter/1", "n_chars": len(vocab.chars), "n_cats": len(vocab.categories),
+                "char_dim": 8, "cat_dim": 4, "hidden": hidden, "layers": 1, "dropout": 0.0,
+                "max_sentence_tokens": 50}
+    return Segmenter(model, vocab, mwt, settings)
+
+
+TRICKY = [
+    "",
+    "   \n\n \t ",
+    "Hello world. I don't know!\n\nNew paragraph\nover two lines.",
+    "Mixed scripts: Москва, 東京都, القاهرة, 🙂🙂 e\u0301t\u00e9.",
+    "Control\x00chars\x07 and\x1b[0m escapes, zero\u200bwidth, \ufeffBOM inside.",
+    "tabs\tand\u00a0no-break\u2003spaces\u2028line sep",
+    "a" * 3000,
+    "word " * 2000,
+    "x",
+    "'\"«»“”",
+]
+
+
+@pytest.mark.parametrize("text", TRICKY)
+def test_keeps_every_non_space_character(fixtures, text):
+    seg = random_segmenter(fixtures)
+    sents = list(seg.segment(text))
+    assert surface_chars(sents) == non_space(text)
+    for s in sents:
+        assert s.words and all(w.form and not any(c.isspace() for c in w.form) for w in s.words)
+        format_sentence(s)  # writable
+
+
+def forced_probs(seed: int):
+    """A stand-in for the model that returns random class probabilities."""
+    rng = torch.Generator().manual_seed(seed)
+
+    def predict(model, vocab, text, **_):
+        probs = torch.rand(len(text), 5, generator=rng) ** 3
+        probs[:, 0] += 2.0
+        # Before a space, often call the whole word a multiword token.
+        for i in range(len(text)):
+            if (i + 1 == len(text) or text[i + 1] == " ") and torch.rand(1, generator=rng) < 0.5:
+                probs[i, 2] += 5
+        return probs / probs.sum(-1, keepdim=True)
+
+    return predict
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_invariant_under_random_decisions(fixtures, monkeypatch, seed):
+    # Random token/sentence/MWT decisions exercise the MWT path and the length guards.
+    import eud.segment.segmenter as module
+
+    monkeypatch.setattr(module, "predict_probs", forced_probs(seed))
+    seg = random_segmenter(fixtures)
+    text = "\n\n".join(TRICKY) + "\n\nWe don't can't won't SHOULDN'T du Du."
+    sents = list(seg.segment(text))
+    assert surface_chars(sents) == non_space(text)
+    assert any(s.tokens for s in sents)
+    for s in sents:
+        assert len(s.words) <= 50 + 5  # max_sentence_tokens, plus words of expanded MWTs
+        for t in s.tokens:
+            assert "".join(w.form for w in s.words[t.first - 1: t.last]).lower() in (t.form.lower(), "dele")
+        assert non_space(s.text) == surface_chars([s])
+
+
+def test_comments_and_space_after(fixtures, monkeypatch):
+    import eud.segment.segmenter as module
+
+    def predict(model, vocab, text, **_):
+        # End a token before every "." and "'", and a sentence at every ".".
+        probs = torch.zeros(len(text), 5)
+        probs[:, 0] = 1
+        for i, ch in enumerate(text):
+            nxt = text[i + 1] if i + 1 < len(text) else " "
+            if ch == "." or nxt == " ":
+                probs[i] = torch.tensor([0, 1.0, 0, 0, 0])
+            if ch == ".":
+                probs[i] = torch.tensor([0, 0, 0, 1.0, 0])
+            if nxt in ".":
+                probs[i] = torch.tensor([0, 1.0, 0, 0, 0])
+            if text[i - 3: i + 1] == "n't" or text[i - 4:i + 1] == "don't":
+                probs[i] = torch.tensor([0, 0, 1.0, 0, 0])
+        return probs
+
+    monkeypatch.setattr(module, "predict_probs", predict)
+    seg = random_segmenter(fixtures)
+    sents = list(seg.segment("I don't  know.It is.\n\nSecond   para.", doc_id="doc"))
+    assert [s.text for s in sents] == ["I don't know.", "It is.", "Second para."]
+    assert sents[0].comments[:3] == ["# newdoc id = doc", "# newpar", "# sent_id = doc-1"]
+    assert sents[1].comments == ["# sent_id = doc-2", "# text = It is."]
+    assert sents[2].comments[0] == "# newpar"
+    first = sents[0]
+    assert [w.form for w in first.words] == ["I", "do", "n't", "know", "."]
+    assert [(t.first, t.last, t.form) for t in first.tokens] == [(2, 3, "don't")]
+    assert first.word(4).misc == "SpaceAfter=No"
+    # No space between "know." and "It": the sentence-final token says so too.
+    assert first.word(5).misc == "SpaceAfter=No"
+    assert sents[1].words[-1].misc == "_"
+    assert sents[2].words[-1].misc == "_"
+
+
+def test_long_line_is_linear(fixtures):
+    seg = random_segmenter(fixtures)
+    text = "lorem ipsum dolor sit amet " * 4000  # about 100 KB, no sentence punctuation
+    started = time.time()
+    sents = list(seg.segment(text))
+    assert time.time() - started < 30
+    assert surface_chars(sents) == non_space(text)
+    assert max(len(s.words) for s in sents) <= 50
+
+
+# -- training ------------------------------------------------------------------
+
+
+def tiny_config(fixtures, tmp_path) -> dict:
+    data = str(fixtures / "segment_train.conllu")
+    return {"task": "segmenter", "train": data, "dev": data, "output": str(tmp_path / "seg"),
+            "epochs": 1, "max_steps": 2, "batch_size": 2, "window": 16, "hidden": 8, "char_dim": 8,
+            "min_char_count": 1, "seed": 3}
+
+
+def test_tiny_training_save_load_identical(fixtures, tmp_path):
+    from eud.segment.train import train_segmenter
+
+    train_segmenter(tiny_config(fixtures, tmp_path), tmp_path / "config.toml")
+    out = tmp_path / "seg"
+    for name in ("config.json", "vocab.json", "model.safetensors", "mwt.json", "MODEL.md"):
+        assert (out / name).is_file(), name
+    assert "epoch" in (out / "MODEL.md").read_text()
+    seg = Segmenter.load(out)
+    text = "I don't like rain. We can't go.\n\n\"Really?\" she asked."
+    first = [format_sentence(s) for s in seg.segment(text)]
+    seg.save(tmp_path / "copy")
+    again = [format_sentence(s) for s in Segmenter.load(tmp_path / "copy").segment(text)]
+    assert first == again
+    assert surface_chars(seg.segment(text)) == non_space(text)
+
+
+def test_training_resumes_from_checkpoint(fixtures, tmp_path):
+    from eud.segment.train import train_segmenter
+
+    config = tiny_config(fixtures, tmp_path)
+    train_segmenter(config, tmp_path / "config.toml")
+    train_segmenter({**config, "epochs": 2}, tmp_path / "config.toml")
+    card = (tmp_path / "seg" / "MODEL.md").read_text()
+    assert "| 1 |" in card and "| 2 |" in card
+
+
+def test_load_rejects_non_package(tmp_path):
+    from eud.segment.segmenter import SegmenterError
+
+    with pytest.raises(SegmenterError, match="not a segmenter package"):
+        Segmenter.load(tmp_path)
