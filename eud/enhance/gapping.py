@@ -61,6 +61,10 @@ CLAUSAL = {
 }
 # Dependents of the pronounced predicate that cannot be correlates of a remnant.
 NOT_CORRELATE = {"conj", "cc", "punct", "parataxis", "root", "reparandum", "goeswith", "orphan", "dep"}
+# Core relations: a bare nominal remnant with no correlate may take a spare one.
+CORE = {"nsubj", "obj", "iobj"}
+# Cases that can mark a core argument (no Case at all counts too).
+STRUCTURAL = {None, "Nom", "Acc", "Gen", "Par"}
 # Correlates that are function words.
 FUNCTION = {"aux", "cop", "det", "case", "mark", "clf"}
 FUNCTION_UPOS = {"AUX", "ADP", "SCONJ", "DET", "PART", "CCONJ"}
@@ -244,7 +248,9 @@ def label_from_form(tree: _Tree, remnant: Word, nominal_rank: int) -> str:
     if remnant.upos == "ADV" or remnant.upos == "PART":
         return "advmod"
     if cls == "V":
-        return "xcomp" if remnant.feat("VerbForm") == "Inf" and not marked else "advcl"
+        # A bare infinitive complements the verb; a marked or case-inflected one is adverbial.
+        bare = remnant.feat("VerbForm") == "Inf" and not marked and not case
+        return "xcomp" if bare else "advcl"
     if remnant.upos == "ADJ":
         return "obl" if marked else "xcomp"
     if marked:
@@ -255,7 +261,9 @@ def label_from_form(tree: _Tree, remnant: Word, nominal_rank: int) -> str:
         return "obj"
     if case in ("Dat",):
         return "iobj"
-    if case and case not in ("Gen", "Par"):
+    if case == "Par":
+        return "obj"  # Finnic partitive objects
+    if case and case != "Gen":
         return "obl"
     return "nsubj" if nominal_rank == 0 else "obj"
 
@@ -374,6 +382,7 @@ class Gapping:
         """The relation of each remnant to the restored predicate."""
         words = tree.sentence.words
         matched: list[Word | None] = [None] * len(remnants)
+        correlates: list[Word] = []
         if source is not None:
             taken = {r.id for r in remnants}
             excluded = NOT_CORRELATE | (NOMINAL_DEPS if self._verbal(tree, source) else set())
@@ -384,9 +393,15 @@ class Gapping:
             ]
             if correlates:
                 matched = align(tree, remnants, correlates)
+        # A bare nominal remnant whose case rules out every correlate (Finnic
+        # object cases, say) still likely fills a core slot nobody else took.
+        used = {c.id for c in matched if c is not None}
+        spare = [c for c in correlates if c.id not in used and c.udeprel in CORE and pos_class(c) == "N"]
         labels = {}
         rank = 0  # bare nominal remnants so far
         for r, c in zip(remnants, matched):
+            if c is None and spare and pos_class(r) == "N" and not tree.marker(r.id) and r.feat("Case") in STRUCTURAL:
+                c = spare.pop(0)
             if c is not None:
                 labels[r.id] = label_from_correlate(c)
             else:
