@@ -36,7 +36,7 @@ from eud.enhance.profiles import Profile
 from eud.graph import NodeId
 
 _SUBJECTS = ("nsubj", "csubj")
-_OWN_SUBJECT_BLOCKERS = ("nsubj", "csubj", "expl", "orphan")
+_OWN_SUBJECT_BLOCKERS = frozenset(("nsubj", "csubj", "expl", "orphan"))
 
 
 class Coordination:
@@ -97,20 +97,30 @@ class SharedDependents:
             first = w.id
             conjs = self._chain(ctx, first)
             first_kids = ctx.children[first]
-            subjects = [k for k in first_kids if words[k].deprel in self.subjects and k < first]
-            objects = [k for k in ctx.children[conjs[-1]] if words[k].deprel == "obj" and k > conjs[-1]] if self.share_obj else []
+            # enhanced, so that conjoined subjects ("Mary and John came and left") all count
+            subjects = [
+                (d[0], lab) for _, d, lab in graph.dependents((first, 0))
+                if lab in self.subjects and d[1] == 0 and d[0] < first
+            ]
+            objects = []
+            if self.share_obj:
+                last = conjs[-1]
+                objects = [k for k in ctx.children[last] if words[k].deprel == "obj" and k > last]
+                objects += [k for k in first_kids if words[k].deprel == "obj" and k > last]
             for c in conjs[1:]:
                 node = (c, 0)
-                if ctx.kids(c, "orphan"):
-                    continue  # a gapped conjunct: its remnants are its own dependents
                 if words[c].upos in ("NOUN", "PROPN", "PRON", "NUM") and not ctx.kids(c, "cop"):
                     continue  # nominal conjuncts share nothing here
-                own = {words[k].deprel.partition(":")[0] for k in ctx.children[c]}
-                if subjects and not own & set(_OWN_SUBJECT_BLOCKERS) and "mark" not in own:
-                    passive = "aux" in own and any(words[k].deprel == "aux:pass" for k in ctx.children[c])
-                    for s in subjects:
-                        label = words[s].deprel
-                        if label.startswith("nsubj"):
+                own_kids = ctx.children[c]
+                own = {words[k].deprel.partition(":")[0] for k in own_kids}
+                if "orphan" in own:
+                    continue  # a gapped conjunct: its remnants are its own dependents
+                if subjects and not own & _OWN_SUBJECT_BLOCKERS and "mark" not in own:
+                    has_aux = "aux" in own
+                    passive = any(words[k].deprel == "aux:pass" for k in own_kids)
+                    for s, label in subjects:
+                        if has_aux and label.startswith("nsubj"):
+                            # its own auxiliary decides the voice; otherwise it shares the first's
                             label = "nsubj:pass" if passive else "nsubj"
                         graph.add(node, (s, 0), label)
                 for o in self.others:
@@ -120,8 +130,8 @@ class SharedDependents:
                         if words[k].deprel == o and k < first:
                             graph.add(node, (k, 0), o)
             for o in objects:
-                for c in conjs[:-1]:
-                    if words[c].upos != "VERB" or ctx.kids(c, "obj", "ccomp", "xcomp"):
+                for c in conjs:
+                    if c == words[o].head or words[c].upos != "VERB" or ctx.kids(c, "obj", "ccomp", "xcomp"):
                         continue
                     graph.add((c, 0), (o, 0), "obj")
 

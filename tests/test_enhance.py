@@ -1,0 +1,100 @@
+"""The enhancer rules on small hand-written sentences whose expected DEPS are spelt out."""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+
+from eud.conllu import format_sentence, parse_conllu, read_conllu
+from eud.enhance import Enhancer
+from eud.enhance.profiles import ProfileError, find_profile, profile_from_dict
+from eud.graph import EnhancedGraph
+
+EN = """
+[profile]
+name = "en"
+[rules]
+enabled = ["coordination", "shared", "control", "relative", "case_labels"]
+[labels]
+conj_cc = true
+conj_skip = ["root"]
+conj_share = ["nsubj", "nsubj:pass", "obj"]
+xsubj = "nsubj:xsubj"
+[labels.compose]
+obl = ["lemma", "none"]
+nmod = ["lemma", "none"]
+advcl = ["lemma", "none"]
+acl = ["lemma", "none"]
+[words]
+relative = ["that", "which", "who"]
+object_control = ["ask"]
+subject_control = ["promise"]
+"""
+
+CS = """
+[profile]
+name = "cs"
+[labels]
+case_values = ["Gen", "Loc", "Ins"]
+[labels.compose]
+obl = ["lemma+case", "case"]
+nmod = ["lemma+case", "case"]
+"""
+
+
+def _profile(text: str):
+    return profile_from_dict(tomllib.loads(text))
+
+
+def _check(path, profile) -> None:
+    """Strip DEPS, enhance, and compare every DEPS cell with the fixture's."""
+    enhancer = Enhancer(profile)
+    for gold in read_conllu(path):
+        system = gold.copy()
+        system.enhanced = EnhancedGraph()
+        enhancer.enhance(system)
+        for w in gold.words:
+            assert system.deps(w.node) == gold.deps(w.node), f"{gold.sent_id} word {w.id} {w.form}"
+
+
+@pytest.mark.parametrize(
+    "name", ["enhance_case_en", "enhance_coordination", "enhance_control", "enhance_relative"]
+)
+def test_english_rules(fixtures, name):
+    _check(fixtures / f"{name}.conllu", _profile(EN))
+
+
+def test_case_and_lemma_case_labels(fixtures):
+    _check(fixtures / "enhance_case_cs.conllu", _profile(CS))
+
+
+def test_only_deps_change(fixtures):
+    text = (fixtures / "enhance_relative.conllu").read_text()
+    (sentence,) = parse_conllu(text)[:1]
+    before = format_sentence(sentence).split("\n")
+    Enhancer(_profile(EN)).enhance(sentence)
+    after = format_sentence(sentence).split("\n")
+    assert len(before) == len(after)
+    for a, b in zip(before, after):
+        assert a.split("\t")[:8] + a.split("\t")[9:] == b.split("\t")[:8] + b.split("\t")[9:]
+
+
+def test_without_rules_gives_the_basic_tree(fixtures):
+    prof = _profile(EN)
+    prof.rules = ()
+    (sentence,) = parse_conllu((fixtures / "enhance_control.conllu").read_text())[:1]
+    Enhancer(prof).enhance(sentence)
+    assert sentence.deps((1, 0)) == "2:nsubj"
+
+
+def test_treebank_profile_falls_back_and_overrides():
+    assert find_profile("en_ewt").name == "en_ewt"
+    assert find_profile("cs_nosuchtreebank").name == "cs"
+    with pytest.raises(ProfileError):
+        find_profile("xx")
+
+
+def test_bad_compose_spec_is_a_clear_error():
+    with pytest.raises(ProfileError, match="labels.compose.obl"):
+        profile_from_dict(tomllib.loads('[labels.compose]\nobl = ["lemma"]\n'))
