@@ -22,6 +22,7 @@ sentence metadata are not checked: this module is about the enhanced layer.
 from __future__ import annotations
 
 import argparse
+import functools
 import lzma
 import os
 import re
@@ -116,8 +117,10 @@ def edeprel_is_valid(label: str) -> bool:
     return _is_ascii_lower(rest[0]) and _is_unicode_part(rest[1]) and _is_ascii_lower(rest[2])
 
 
+@functools.lru_cache(maxsize=8192)
 def label_problem(label: str) -> str | None:
     """The test id that an enhanced relation label fails, or None when it is fine."""
+    # Cached: a treebank uses a few hundred labels, and this runs on every edge eud writes.
     if not edeprel_is_valid(label):
         return "invalid-edeprel"
     if label.partition(":")[0] not in UNIVERSAL_RELATIONS:
@@ -188,50 +191,61 @@ def check_sentence(sentence: Sentence) -> list[Problem]:
     A sentence with neither enhanced edges nor empty nodes has no enhanced layer,
     which UD allows (but not in some sentences of a file only: see :func:`main`).
     """
-    lines = node_lines(sentence)
-    first_line = None if sentence.line is None else sentence.line + len(sentence.comments)
-    problems: list[Problem] = []
+    found: list[tuple[str, str, NodeId | None]] = []
 
     def add(testid: str, message: str, node: NodeId | None = None) -> None:
-        problems.append(Problem(testid, message, node, lines.get(node, first_line) if node else first_line))
+        found.append((testid, message, node))
 
-    _check_empty_nodes(sentence, add)
-    if not has_enhanced_layer(sentence):
-        return problems
+    if sentence.empty_nodes:
+        _check_empty_nodes(sentence, add)
+    if has_enhanced_layer(sentence):
+        _check_graph(sentence, add)
+    if not found:
+        return []
+    # Line numbers only once something is wrong: this runs on every sentence eud writes.
+    lines = node_lines(sentence)
+    first_line = None if sentence.line is None else sentence.line + len(sentence.comments)
+    problems = [Problem(t, m, n, lines.get(n, first_line) if n else first_line) for t, m, n in found]
+    problems.sort(key=lambda p: (p.line if p.line is not None else -1))
+    return problems
+
+
+def _where(head: NodeId, dep: NodeId, label: str) -> str:
+    return f"{format_id(head)}:{label} of {format_id(dep)}"
+
+
+def _check_graph(sentence: Sentence, add) -> None:
     graph = sentence.enhanced
     nodes = sentence.nodes()
     known = set(nodes)
     known.add(ROOT)
-    for node in nodes:
-        self_loop = False
-        for head, _, label in sorted(graph.heads(node)):
-            where = f"{format_id(head)}:{label} of {format_id(node)}"
-            if head == node:
-                self_loop = True
-            elif head not in known:
-                add("unknown-ehead", f"enhanced head {format_id(head)} of {format_id(node)} is not in the sentence", node)
-            bad = label_problem(label)
-            if bad == "invalid-edeprel":
-                add(bad, f"invalid enhanced relation {where}", node)
-            elif bad:
-                add(bad, f"unknown universal relation {label.partition(':')[0]!r} in {where}", node)
-            udeprel = label.partition(":")[0]
-            if head == ROOT and udeprel != "root":
-                add("enhanced-0-is-not-root", f"an edge from the root must be labelled root: {where}", node)
-            elif head != ROOT and udeprel == "root":
-                add("enhanced-root-is-not-0", f"only an edge from the root may be labelled root: {where}", node)
-        if self_loop:
-            add("deps-self-loop", f"{format_id(node)} is its own enhanced head", node)
+    self_loops: list[NodeId] = []
     for head, dep, label in graph:
         if dep not in known:
             add("unknown-edep", f"edge {format_id(head)}→{format_id(dep)} ({label}) goes to a node not in the sentence")
+            continue
+        if head == dep:
+            if dep not in self_loops:
+                self_loops.append(dep)
+        elif head not in known:
+            add("unknown-ehead", f"enhanced head {format_id(head)} of {format_id(dep)} is not in the sentence", dep)
+        bad = label_problem(label)
+        if bad == "invalid-edeprel":
+            add(bad, f"invalid enhanced relation {_where(head, dep, label)}", dep)
+        elif bad:
+            add(bad, f"unknown universal relation {label.partition(':')[0]!r} in {_where(head, dep, label)}", dep)
+        is_root = label == "root" or label.startswith("root:")
+        if head == ROOT and not is_root:
+            add("enhanced-0-is-not-root", f"an edge from the root must be labelled root: {_where(head, dep, label)}", dep)
+        elif head != ROOT and is_root:
+            add("enhanced-root-is-not-0", f"only an edge from the root may be labelled root: {_where(head, dep, label)}", dep)
+    for node in self_loops:
+        add("deps-self-loop", f"{format_id(node)} is its own enhanced head", node)
     seen = reachable(sentence)
-    unreachable = [node for node in nodes if node not in seen]
-    if unreachable:
+    if len(seen) <= len(nodes):
+        unreachable = [node for node in nodes if node not in seen]
         ids = ", ".join(format_id(n) for n in unreachable)
         add("unconnected-egraph", f"enhanced graph is not connected: {ids} not reachable from the root", unreachable[0])
-    problems.sort(key=lambda p: (p.line if p.line is not None else -1))
-    return problems
 
 
 # -- raw DEPS cells ---------------------------------------------------------------

@@ -31,7 +31,8 @@ UDVALIDATE = shutil.which("udvalidate")
 def udvalidate(path: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     """Run the official validator (level 2 unless told otherwise); --lang ud needs no language data."""
     assert UDVALIDATE is not None
-    args = [UDVALIDATE, "--lang", "ud", "--level", "2", "--max-err", "0", *extra, str(path)]
+    # The file goes first: --include-only takes every word after it.
+    args = [UDVALIDATE, str(path), "--lang", "ud", "--level", "2", "--max-err", "0", *extra]
     return subprocess.run(args, check=False, capture_output=True, text=True, timeout=120)
 
 
