@@ -138,20 +138,18 @@ def _build(block: _Block, name: str) -> Sentence:
             if cols[8] != "_":
                 pending_deps.append((number, empty.node, cols[8]))
         else:
-            try:
-                wid = _parse_id_major(ident)
-            except ValueError:
-                raise ConlluError(name, number, f"bad word id {ident!r}") from None
+            if not ident.isdigit():
+                raise ConlluError(name, number, f"bad word id {ident!r}")
+            wid = int(ident)
             if wid != len(words) + 1:
                 raise ConlluError(name, number, f"word id {wid} out of sequence: expected {len(words) + 1}")
             head_s = cols[6]
-            if head_s == "_":
+            if head_s.isdigit():
+                head: int | None = int(head_s)
+            elif head_s == "_":
                 head = None
             else:
-                try:
-                    head = _parse_id_major(head_s)
-                except ValueError:
-                    raise ConlluError(name, number, f"bad HEAD {head_s!r}: must be a word id, 0 or _") from None
+                raise ConlluError(name, number, f"bad HEAD {head_s!r}: must be a word id, 0 or _")
             word = Word(wid, cols[1], cols[2], cols[3], cols[4], cols[5], head, cols[7], cols[9])
             words.append(word)
             if head is not None:
@@ -281,7 +279,7 @@ def format_sentence(sentence: Sentence) -> str:
 
     def write_empties(major: int) -> None:
         for e in sorted(empties.get(major, ()), key=lambda x: x.minor):
-            deps = sentence.deps(e.node) if enhanced else "_"
+            deps = graph.deps_cell(e.node) if enhanced else "_"
             out.append(f"{e.major}.{e.minor}\t{e.form}\t{e.lemma}\t{e.upos}\t{e.xpos}\t{e.feats}\t{e.head}\t{e.deprel}\t{deps}\t{e.misc}")
 
     write_empties(0)
@@ -290,7 +288,7 @@ def format_sentence(sentence: Sentence) -> str:
         if token is not None:
             out.append(f"{token.first}-{token.last}\t{token.form}\t" + "\t".join(token.middle) + f"\t{token.misc}")
         head = "_" if w.head is None else str(w.head)
-        deps = sentence.deps((w.id, 0)) if enhanced else "_"
+        deps = graph.deps_cell((w.id, 0)) if enhanced else "_"
         out.append(f"{w.id}\t{w.form}\t{w.lemma}\t{w.upos}\t{w.xpos}\t{w.feats}\t{head}\t{w.deprel}\t{deps}\t{w.misc}")
         if w.id in empties:
             write_empties(w.id)

@@ -188,6 +188,16 @@ class EnhancedGraph:
             return (head, label) in heads
         return any(h == head for h, _ in heads)
 
+    def deps_cell(self, dep: NodeId) -> str:
+        """The DEPS cell of ``dep``: its heads sorted by head id, then label."""
+        heads = self._in.get(dep)
+        if not heads:
+            return "_"
+        if len(heads) == 1:
+            ((major, minor), label), = heads
+            return f"{major}.{minor}:{label}" if minor else f"{major}:{label}"
+        return format_deps(heads)
+
     def heads(self, dep: NodeId) -> list[Edge]:
         """Incoming edges of ``dep``, in insertion order."""
         return [Edge(h, dep, lab) for h, lab in self._in.get(dep, ())]
@@ -336,7 +346,7 @@ class Sentence:
 
     def deps(self, node: NodeId) -> str:
         """The DEPS cell of one node, derived from the edges."""
-        return format_deps((h, lab) for h, _, lab in self.enhanced.heads(node))
+        return self.enhanced.deps_cell(node)
 
     def to_networkx(self) -> networkx.MultiDiGraph:
         """The enhanced graph as a networkx MultiDiGraph keyed by label."""
