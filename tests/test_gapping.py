@@ -29,8 +29,9 @@ def enhance(sentence, **options) -> None:  # type: ignore[no-untyped-def]
     ("name", "options"),
     [
         # English: plain gapping, a remnant with a preposition, three conjuncts
-        # (punctuation stays on the remnant, as in EWT/GUM), an adverb with no
-        # correlate (advmod from the remnant itself).
+        # (punctuation stays on the remnant and the empty node goes before the
+        # remnants, as in EWT/GUM), an adverb with no correlate (advmod from
+        # the remnant itself).
         ("gapping_en.conllu", {"language": "en"}),
         # Czech: Case features beat word order (Janě↔Marii, Pavel↔Petr); the
         # promoted remnant is not the first one.
@@ -50,8 +51,8 @@ def test_fixture(name: str, options: dict) -> None:
         assert format_sentence(sentence) == expected, sentence.sent_id
 
 
-def test_english_expected_lines() -> None:
-    """Spelled out: Mary won gold and Peter bronze."""
+def test_default_style_expected_lines() -> None:
+    """Spelled out, default style (the UD guidelines' example): Mary won gold and Peter bronze."""
     sentence = next(read_conllu(FIXTURES / "gapping_en.conllu"))
     enhance(sentence)
     assert [format_sentence(sentence).splitlines()[i] for i in (6, 7, 8)] == [
@@ -60,6 +61,15 @@ def test_english_expected_lines() -> None:
         "6\tbronze\tbronze\tNOUN\tNN\tNumber=Sing\t5\torphan\t5.1:obj\tSpaceAfter=No",
     ]
     assert sentence.deps((4, 0)) == "5.1:cc"
+    assert sentence.deps((7, 0)) == "2:punct"
+
+
+def test_english_style_goes_before_the_remnants() -> None:
+    """EWT and GUM put the empty node before the first remnant: ``and 4.1 Peter bronze``."""
+    sentence = next(read_conllu(FIXTURES / "gapping_en.conllu"))
+    enhance(sentence, language="en_ewt")
+    assert [e.id for e in sentence.empty_nodes] == ["4.1"]
+    assert sentence.deps((5, 0)) == "4.1:nsubj"
 
 
 def test_no_orphan_leaves_sentence_alone() -> None:

@@ -61,6 +61,7 @@ CLAUSAL = {
 }
 # Dependents of the pronounced predicate that cannot be correlates of a remnant.
 NOT_CORRELATE = {"conj", "cc", "punct", "parataxis", "root", "reparandum", "goeswith", "orphan", "dep"}
+OPENING = {'"', "'", "“", "„", "«", "‘", "‚", "(", "[", "{", "``", "`"}
 # Core relations: a bare nominal remnant with no correlate may take a spare one.
 CORE = {"nsubj", "obj", "iobj"}
 # Cases that can mark a core argument (no Case at all counts too).
@@ -85,7 +86,8 @@ class Style:
 
     # "first_phrase": after the first remnant and its dependents; "first_word":
     # right after the first remnant; "promoted_word": right after the promoted
-    # remnant; "before_first": just before the first remnant's phrase.
+    # remnant; "before_first": just before the first remnant's phrase;
+    # "mirror": where the antecedent's verb stands among its correlates.
     place: str = "first_phrase"
     # Also step over a dash or colon that stands where the verb would be.
     dash: bool = True
@@ -103,10 +105,10 @@ LANGUAGE_STYLES = {
     "uk": Style(dash=False),
     "nl": Style(place="before_first", punct=False),
     "sv": Style(place="before_first"),
-    "fi": Style(keep=True),
-    "en": Style(punct=False),
+    "fi": Style(place="mirror", keep=True),
+    "en": Style(place="before_first", punct=False),
 }
-PLACES = ("first_phrase", "first_word", "promoted_word", "before_first")
+PLACES = ("first_phrase", "first_word", "promoted_word", "before_first", "mirror")
 
 
 def pos_class(word: Word) -> str:
@@ -128,14 +130,14 @@ class _Tree:
         self.children = sentence.basic_children()
         self.markers: dict[int, tuple[str, ...]] = {}
 
-    def span(self, i: int, stop: set[int]) -> tuple[int, int]:
+    def span(self, i: int, stop: set[int], skip_cc: bool = False) -> tuple[int, int]:
         """First and last word of ``i``'s phrase: its subtree minus punctuation and the subtrees of ``stop``."""
         words = self.sentence.words
         lo = hi = i
         todo = [i]
         while todo:
             for c in self.children[todo.pop()]:
-                if c in stop or words[c - 1].upos == "PUNCT":
+                if c in stop or words[c - 1].upos == "PUNCT" or (skip_cc and words[c - 1].udeprel == "cc"):
                     continue
                 lo, hi = min(lo, c), max(hi, c)
                 todo.append(c)
@@ -326,7 +328,9 @@ class Gapping:
             columns["upos"] = "VERB"
         orphans = [words[c - 1] for c in tree.children[p.id] if words[c - 1].deprel == "orphan"]
         remnants = sorted([p] + orphans, key=lambda w: w.id)
-        empty = sentence.add_empty_node(after=self._place(tree, remnants, p), **columns)
+        labels, matched = self._labels(tree, remnants, source)
+        after = self._place(tree, remnants, p, source, matched)
+        empty = sentence.add_empty_node(after=after, **columns)
 
         # E takes over P's place in the graph.
         style = self.style
@@ -334,7 +338,6 @@ class Gapping:
             graph.discard((p.head or 0, 0), p.node, p.deprel)
         graph.add(parent, empty, p.deprel)
 
-        labels = self._labels(tree, remnants, source)
         for r in remnants:
             if r is not p:
                 graph.discard(p.node, r.node, "orphan")
@@ -349,14 +352,37 @@ class Gapping:
                 graph.add(empty, child.node, child.deprel)
         return empty
 
-    def _place(self, tree: _Tree, remnants: list[Word], promoted: Word) -> int:
+    def _place(
+        self, tree: _Tree, remnants: list[Word], promoted: Word, source: Word | None, matched: list[Word | None]
+    ) -> int:
         """The word the empty node goes after."""
         words = tree.sentence.words
         ids = {r.id for r in remnants}
         first = remnants[0]
-        start, end = tree.span(first.id, ids - {first.id})
         place = self.style.place
+        if place == "mirror" and source is not None:
+            # Where the antecedent's verb stands among its correlates: after the
+            # remnants whose correlates precede it (and unmatched adverbs before them).
+            before = 0
+            for r, c in zip(remnants, matched):
+                if c is not None and c.id > source.id:
+                    break
+                if c is None and r.upos not in ("ADV", "PART"):
+                    break
+                before += 1
+            if before == 0:
+                place = "before_first"
+            else:
+                first = remnants[before - 1]
+                place = "first_phrase"
+        elif place == "mirror":
+            place = "first_phrase"
+        start, end = tree.span(first.id, ids - {first.id})
         if place == "before_first":
+            start = tree.span(first.id, ids - {first.id}, skip_cc=True)[0]
+            # Opening quotes and brackets belong to the phrase.
+            while start > 1 and words[start - 2].form in OPENING and words[start - 2].upos == "PUNCT":
+                start -= 1
             return start - 1
         if place == "first_word":
             end = first.id
@@ -378,8 +404,10 @@ class Gapping:
         words = tree.sentence.words
         return any(words[c - 1].udeprel in ("cop", "nsubj", "csubj", "aux") for c in tree.children[word.id])
 
-    def _labels(self, tree: _Tree, remnants: list[Word], source: Word | None) -> dict[int, str]:
-        """The relation of each remnant to the restored predicate."""
+    def _labels(
+        self, tree: _Tree, remnants: list[Word], source: Word | None
+    ) -> tuple[dict[int, str], list[Word | None]]:
+        """The relation of each remnant to the restored predicate, and its correlate if any."""
         words = tree.sentence.words
         matched: list[Word | None] = [None] * len(remnants)
         correlates: list[Word] = []
@@ -402,10 +430,11 @@ class Gapping:
         for r, c in zip(remnants, matched):
             if c is None and spare and pos_class(r) == "N" and not tree.marker(r.id) and r.feat("Case") in STRUCTURAL:
                 c = spare.pop(0)
+                matched[remnants.index(r)] = c
             if c is not None:
                 labels[r.id] = label_from_correlate(c)
             else:
                 labels[r.id] = label_from_form(tree, r, rank)
             if pos_class(r) == "N" and not tree.marker(r.id):
                 rank += 1
-        return labels
+        return labels, matched
