@@ -1,0 +1,119 @@
+"""The network: a word encoder, tagging heads, a biaffine tree parser and a biaffine graph parser.
+
+``forward`` returns raw scores only; :mod:`eud.nn.predict` decodes them and
+writes sentences, :meth:`Parser.loss` trains them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from eud.nn.batching import IGNORE, Batch
+from eud.nn.biaffine import MLP, Biaffine
+from eud.nn.encoders import WordEncoder
+from eud.nn.vocab import Vocab
+
+TAGS = ("upos", "xpos", "feats", "lemma")
+MODEL_DEFAULTS: dict[str, Any] = {"tag_hidden": 256, "arc_dim": 512, "label_dim": 128, "dropout": 0.3}
+NEG = -1e9
+
+
+class Tagger(nn.Module):
+    """One MLP and a linear layer: a class per word."""
+
+    def __init__(self, n_in: int, hidden: int, n_out: int, dropout: float) -> None:
+        super().__init__()
+        self.mlp = MLP(n_in, hidden, dropout)
+        self.out = nn.Linear(hidden, n_out)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """x: [B, N, d] → [B, N, n_out]."""
+        return self.out(self.mlp(x))
+
+
+class ArcScorer(nn.Module):
+    """Biaffine arc and label scores of every (dependent, head) pair."""
+
+    def __init__(self, n_in: int, arc_dim: int, label_dim: int, n_labels: int, dropout: float) -> None:
+        super().__init__()
+        self.arc_dep, self.arc_head = MLP(n_in, arc_dim, dropout), MLP(n_in, arc_dim, dropout)
+        self.lab_dep, self.lab_head = MLP(n_in, label_dim, dropout), MLP(n_in, label_dim, dropout)
+        self.arc = Biaffine(arc_dim, 1, bias_x=False, bias_y=True)
+        self.label = Biaffine(label_dim, n_labels)
+
+    def forward(self, h: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """h: [B, N+1, d] with the root first → arcs [B, N, N+1], label features [B, N, l], [B, N+1, l]."""
+        deps = h[:, 1:]
+        arcs = self.arc(self.arc_dep(deps), self.arc_head(h))
+        return arcs, self.lab_dep(deps), self.lab_head(h)
+
+    def labels(self, dep_feats: torch.Tensor, head_feats: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
+        """Label scores of chosen pairs: index [K, 3] rows (batch, dependent 0..N-1, head 0..N) → [K, L]."""
+        b, i, j = index[:, 0], index[:, 1], index[:, 2]
+        return self.label.pairs(dep_feats[b, i], head_feats[b, j])
+
+
+class Parser(nn.Module):
+    """Tags, lemma scripts, basic tree and enhanced graph from one shared encoder."""
+
+    def __init__(self, config: dict[str, Any], vocabs: dict[str, Vocab], *, transformer_source: str | None = None,
+                 from_config: bool = False) -> None:
+        super().__init__()
+        self.config = config
+        m = {**MODEL_DEFAULTS, **config.get("model", {})}
+        self.encoder = WordEncoder(config["encoder"], len(vocabs["words"]), len(vocabs["chars"]),
+                                   transformer_source=transformer_source, from_config=from_config)
+        d = self.encoder.dim
+        self.root = nn.Parameter(torch.randn(d) * 0.1)
+        self.dropout = nn.Dropout(m["dropout"])
+        self.taggers = nn.ModuleDict({t: Tagger(d, m["tag_hidden"], len(vocabs[t]), m["dropout"]) for t in TAGS})
+        self.tree = ArcScorer(d, m["arc_dim"], m["label_dim"], len(vocabs["deprel"]), m["dropout"])
+        self.graph = ArcScorer(d, m["arc_dim"], m["label_dim"], len(vocabs["enh_label"]), m["dropout"])
+
+    def forward(self, batch: Batch) -> dict[str, torch.Tensor]:
+        """Scores of every output for a batch (see :class:`ArcScorer` for shapes)."""
+        x = self.encoder(batch.forms, batch.words, batch.chars, batch.lengths)  # [B, N, d]
+        b = x.shape[0]
+        h = self.dropout(torch.cat([self.root.expand(b, 1, -1), x], 1))  # [B, N+1, d]
+        scores = {t: tagger(h[:, 1:]) for t, tagger in self.taggers.items()}
+        n = x.shape[1]
+        # Heads may be the root or a real word, never the dependent itself.
+        head_ok = torch.cat([torch.ones(b, 1, dtype=torch.bool), batch.mask], 1)[:, None, :].expand(b, n, n + 1)
+        self_loop = torch.arange(n)[:, None] + 1 == torch.arange(n + 1)[None, :]
+        head_ok = head_ok & ~self_loop[None]
+        arcs, scores["tree_dep"], scores["tree_head"] = self.tree(h)
+        scores["arc"] = arcs.masked_fill(~head_ok, NEG)
+        edges, scores["graph_dep"], scores["graph_head"] = self.graph(h)
+        scores["enh"] = edges.masked_fill(~head_ok, NEG)
+        scores["head_ok"] = head_ok
+        return scores
+
+    def tree_labels(self, scores: dict[str, torch.Tensor], index: torch.Tensor) -> torch.Tensor:
+        """Basic-relation scores [K, L] of the pairs in ``index`` (see :meth:`ArcScorer.labels`)."""
+        return self.tree.labels(scores["tree_dep"], scores["tree_head"], index)
+
+    def graph_labels(self, scores: dict[str, torch.Tensor], index: torch.Tensor) -> torch.Tensor:
+        """Enhanced-relation scores [K, E] of the pairs in ``index``."""
+        return self.graph.labels(scores["graph_dep"], scores["graph_head"], index)
+
+    def loss(self, scores: dict[str, torch.Tensor], batch: Batch) -> torch.Tensor:
+        """The summed loss of every output (mean over words or pairs)."""
+        t = batch.targets
+        total = sum(F.cross_entropy(scores[k].flatten(0, 1), t[k].flatten(), ignore_index=IGNORE) for k in TAGS)
+        total = total + F.cross_entropy(scores["arc"].flatten(0, 1), t["head"].flatten(), ignore_index=IGNORE)
+        has_head = (t["head"] != IGNORE).nonzero()  # [K, 2]: batch, dependent
+        index = torch.cat([has_head, t["head"][has_head[:, 0], has_head[:, 1]][:, None]], 1)
+        rel = self.tree_labels(scores, index)
+        total = total + F.cross_entropy(rel, t["deprel"][index[:, 0], index[:, 1]], ignore_index=IGNORE)
+        ok = scores["head_ok"] & batch.mask[:, :, None] & t["has_enh"][:, None, None]
+        if bool(t["enh"].any()):
+            total = total + F.binary_cross_entropy_with_logits(scores["enh"][ok], t["enh"][ok])
+            edge = (t["enh_label"] != IGNORE).nonzero()  # [K, 3]
+            if len(edge):
+                gold = t["enh_label"][edge[:, 0], edge[:, 1], edge[:, 2]]
+                total = total + F.cross_entropy(self.graph_labels(scores, edge), gold)
+        return total

@@ -1,0 +1,205 @@
+"""Scores → annotations: decode a batch and write the predicted columns into sentences.
+
+Only the predicted columns change: FORM, MISC, comments and multiword tokens
+are kept.  The enhanced graph comes from one of three sources, chosen by
+``graph_mode``:
+
+``graph``
+    the biaffine graph scorer alone (an edge wherever its sigmoid > 0.5, the
+    best head when none is), labels relexicalised, then gapping on ``orphan``;
+``rules``
+    the predicted basic tree through the rule-based enhancer (:mod:`eud.enhance`);
+``combined``
+    the rules' graph, minus rule edges the graph scorer finds unlikely
+    (p < ``drop_below``), plus scorer edges it is sure of (p > ``add_above``).
+
+Every sentence then goes through :func:`eud.repair.repair_sentence`, so the
+output passes ``udvalidate --level 2``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator
+
+import numpy as np
+import torch
+
+from eud.graph import Edge, EnhancedGraph, Sentence
+from eud.nn.batching import Batch, length_batches, make_batch
+from eud.nn.labels import relexicalise
+from eud.nn.lemma import apply_script
+from eud.nn.model import TAGS, Parser
+from eud.nn.mst import decode_tree
+from eud.nn.vocab import Vocab
+
+GRAPH_MODES = ("graph", "rules", "combined")
+
+
+@dataclass
+class Decoded:
+    """What the network predicts for one sentence (no sentence objects touched)."""
+
+    tags: dict[str, list[str]]
+    heads: list[int]
+    deprels: list[str]
+    edge_probs: np.ndarray  # [n, n+1]: P(edge head→dep) for dep 1..n (row n-1) and head 0..n
+    edges: list[Edge]  # the graph scorer's edges, delexicalised labels
+
+
+def _label_choice(scores: np.ndarray, root_ix: int | None, is_root: bool) -> int:
+    """Best label index, forcing ``root`` for root attachments and forbidding it elsewhere."""
+    if root_ix is None:
+        return int(scores.argmax())
+    if is_root:
+        return root_ix
+    s = scores.copy()
+    s[root_ix] = -np.inf
+    return int(s.argmax())
+
+
+def decode(model: Parser, scores: dict[str, torch.Tensor], batch: Batch, vocabs: dict[str, Vocab]) -> list[Decoded]:
+    """Decode a batch: tags by argmax, trees by Chu-Liu/Edmonds, graph edges by threshold, then labels."""
+    tag_ix = {t: scores[t].argmax(-1).numpy() for t in TAGS}
+    arc_logp = torch.log_softmax(scores["arc"], -1).numpy()  # [B, N, N+1]
+    probs = torch.sigmoid(scores["enh"]).numpy()
+    lengths = batch.lengths.tolist()
+    tree_index, graph_index = [], []
+    all_heads = []
+    for b, n in enumerate(lengths):
+        square = np.full((n + 1, n + 1), -1e30)
+        square[1:] = arc_logp[b, :n, : n + 1]
+        heads = decode_tree(square)[1:].tolist()
+        all_heads.append(heads)
+        tree_index.extend((b, i, h) for i, h in enumerate(heads))
+        p = probs[b, :n, : n + 1]
+        for i in range(n):
+            chosen = np.flatnonzero(p[i] > 0.5)
+            if len(chosen) == 0:
+                chosen = [int(p[i].argmax())]
+            graph_index.extend((b, i, int(h)) for h in chosen)
+    t_index, g_index = torch.tensor(tree_index), torch.tensor(graph_index)
+    deprel_sc = model.tree_labels(scores, t_index).numpy()  # [K, L]
+    enh_sc = model.graph_labels(scores, g_index).numpy()  # [K', E]
+    dv, ev = vocabs["deprel"], vocabs["enh_label"]
+    root_d, root_e = dv.index.get("root"), ev.index.get("root")
+    deprels = [dv.items[_label_choice(deprel_sc[k], root_d, h == 0)] for k, (_, _, h) in enumerate(tree_index)]
+    edges: list[list[Edge]] = [[] for _ in lengths]
+    for k, (b, i, h) in enumerate(graph_index):
+        edges[b].append(Edge((h, 0), (i + 1, 0), ev.items[_label_choice(enh_sc[k], root_e, h == 0)]))
+    out, start = [], 0
+    for b, n in enumerate(lengths):
+        tags = {t: [vocabs[t].items[i] for i in tag_ix[t][b, :n]] for t in TAGS}
+        out.append(Decoded(tags, all_heads[b], deprels[start:start + n], probs[b, :n, : n + 1], edges[b]))
+        start += n
+    return out
+
+
+class Predictor:
+    """A trained parser plus the enhancer settings: annotates sentences in place."""
+
+    def __init__(self, model: Parser, vocabs: dict[str, Vocab], config: dict[str, Any], *,
+                 graph_mode: str | None = None, batch_words: int = 2000) -> None:
+        self.model = model.eval()
+        self.vocabs = vocabs
+        self.config = config
+        self.graph_mode = graph_mode or config.get("graph_mode", "graph")
+        if self.graph_mode not in GRAPH_MODES:
+            raise ValueError(f"unknown graph mode {self.graph_mode!r}; known: {', '.join(GRAPH_MODES)}")
+        self.batch_words = batch_words
+        self.max_chars = config["encoder"].get("max_chars", 24)
+        self.drop_below = float(config.get("drop_below", 0.1))
+        self.add_above = float(config.get("add_above", 0.9))
+        self.enhancer = _make_enhancer(config.get("language", "")) if self.graph_mode != "graph" else None
+        self.gapping = _make_gapping()
+        try:
+            from eud.repair import repair_sentence
+        except ImportError:  # pragma: no cover - the repair module ships with eud
+            repair_sentence = None
+        self.repair = repair_sentence
+
+    @torch.inference_mode()
+    def decode_all(self, sentences: list[Sentence]) -> list[Decoded]:
+        """Run the network over sentences (any order inside, results in input order)."""
+        lengths = [len(s.words) for s in sentences]
+        results: list[Decoded | None] = [None] * len(sentences)
+        for idx in length_batches(lengths, self.batch_words):
+            batch = make_batch(sentences, idx, self.vocabs, max_chars=self.max_chars)
+            for i, d in zip(idx, decode(self.model, self.model(batch), batch, self.vocabs)):
+                results[i] = d
+        return results  # type: ignore[return-value]
+
+    def annotate(self, sentences: list[Sentence]) -> list[Sentence]:
+        """Predict every column but FORM and MISC, and the enhanced graph, in place."""
+        for s, d in zip(sentences, self.decode_all(sentences)):
+            self.write(s, d)
+        return sentences
+
+    def write(self, sentence: Sentence, d: Decoded) -> None:
+        """Write one decoded sentence (see the module docstring for the graph modes)."""
+        for i, w in enumerate(sentence.words):
+            w.upos, w.xpos, w.feats = d.tags["upos"][i], d.tags["xpos"][i], d.tags["feats"][i]
+            w.lemma = apply_script(w.form, d.tags["lemma"][i])
+            w.head, w.deprel = d.heads[i], d.deprels[i]
+        sentence.empty_nodes = []
+        if self.graph_mode == "graph" or self.enhancer is None:
+            self._graph_edges(sentence, d)
+        else:
+            self.enhancer.enhance(sentence)
+            if self.graph_mode == "combined":
+                self._combine(sentence, d)
+        if self.repair is not None:
+            self.repair(sentence)
+
+    def _graph_edges(self, sentence: Sentence, d: Decoded) -> None:
+        children = sentence.basic_children()
+        sentence.enhanced = EnhancedGraph(
+            Edge(h, dep, relexicalise(label, sentence, dep[0], children)) for h, dep, label in d.edges
+        )
+        if self.gapping is not None and any(w.deprel == "orphan" for w in sentence.words):
+            self.gapping.apply(sentence)
+
+    def _combine(self, sentence: Sentence, d: Decoded) -> None:
+        graph = sentence.enhanced
+        children = sentence.basic_children()
+        p = d.edge_probs
+        for edge in list(graph):
+            (h, hm), (dep, dm) = edge.head, edge.dep
+            if hm == 0 and dm == 0 and p[dep - 1, h] < self.drop_below and len(graph.heads(edge.dep)) > 1:
+                graph.remove(*edge)
+        for h, dep, label in d.edges:
+            if p[dep[0] - 1, h[0]] > self.add_above and not graph.has(h, dep):
+                graph.add(h, dep, relexicalise(label, sentence, dep[0], children))
+
+
+def _make_enhancer(language: str) -> Any:
+    """The rule-based enhancer for a language, or None when eud.enhance is unavailable."""
+    try:
+        from eud.enhance import Enhancer, find_profile
+    except ImportError:  # pragma: no cover
+        return None
+    try:
+        profile = find_profile(language or "default")
+    except Exception:  # noqa: BLE001 - any profile problem falls back to the graph scorer
+        return None
+    return Enhancer(profile, repair=False)
+
+
+def _make_gapping() -> Any:
+    try:
+        from eud.enhance.gapping import Gapping
+    except ImportError:  # pragma: no cover
+        return None
+    return Gapping(copy_of=True)
+
+
+def chunks(items: Iterable[Sentence], size: int) -> Iterator[list[Sentence]]:
+    """Consecutive lists of ``size`` sentences (the last may be shorter)."""
+    chunk: list[Sentence] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk

@@ -1,0 +1,235 @@
+"""The training loop behind ``eud train``: epochs, checkpoints, early stopping, the model card."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import time
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from eud.conllu import read_conllu
+from eud.graph import Sentence
+from eud.nn.batching import length_batches, make_batch
+from eud.nn.model import Parser
+from eud.nn.package import load_package, save_package
+from eud.nn.predict import GRAPH_MODES, Predictor
+from eud.nn.scoring import quick_scores
+from eud.nn.train import full_config, log, seconds, seed_everything, setup_logging
+from eud.nn.vocab import Vocab, build_vocabs, vocabs_from_json, vocabs_to_json
+from eud.progress import progress
+
+
+def _read(path: str) -> list[Sentence]:
+    return list(read_conllu(path))
+
+
+def evaluate(predictor: Predictor, path: str, modes: tuple[str, ...]) -> dict[str, dict[str, float]]:
+    """Quick scores of each graph mode on one file (the network runs once)."""
+    gold = _read(path)
+    inputs = _read(path)
+    decoded = predictor.decode_all(inputs)
+    out = {}
+    saved = predictor.graph_mode
+    for mode in modes:
+        predictor.graph_mode = mode
+        pred = _read(path) if mode != modes[0] else inputs
+        for s, d in zip(pred, decoded):
+            predictor.write(s, d)
+        out[mode] = quick_scores(gold, pred)
+    predictor.graph_mode = saved
+    return out
+
+
+def _main_score(scores: dict[str, float], has_enhanced: bool) -> float:
+    return scores["ELAS"] if has_enhanced else scores["LAS"]
+
+
+def _optimizer(model: Parser, cfg: dict[str, Any]) -> torch.optim.Optimizer:
+    enc_params = [p for n, p in model.named_parameters() if p.requires_grad and n.startswith("encoder.transformer.model.")]
+    rest = [p for n, p in model.named_parameters() if p.requires_grad and not n.startswith("encoder.transformer.model.")]
+    groups = [{"params": rest, "lr": cfg["lr"]}]
+    if enc_params:
+        groups.append({"params": enc_params, "lr": cfg["encoder_lr"]})
+    return torch.optim.AdamW(groups, betas=(0.9, 0.98), weight_decay=cfg["weight_decay"])
+
+
+def train_parser(config: dict[str, Any], config_path: Path, *, fresh: bool = False,
+                 argv: list[str] | None = None) -> None:
+    """Train, checkpointing every epoch, and write the best model package and its card."""
+    cfg = full_config(config, config_path)
+    work = Path(cfg["work_dir"])
+    setup_logging(work)
+    torch.set_num_threads(int(cfg["threads"]))
+    seed_everything(int(cfg["seed"]))
+    log.info("reading %s", cfg["train"])
+    train = _read(cfg["train"])
+    dev_path = cfg.get("dev")
+    has_enhanced = any(bool(s.enhanced) for s in train[:200])
+    vocab_file = work / "vocab.json"
+    checkpoint_file = work / "checkpoint.pt"
+    if fresh and checkpoint_file.exists():
+        checkpoint_file.unlink()
+    if vocab_file.exists() and checkpoint_file.exists():
+        vocabs: dict[str, Vocab] = vocabs_from_json(json.loads(vocab_file.read_text()))
+    else:
+        vocabs = build_vocabs(train, min_word_count=int(cfg["min_word_count"]))
+        vocab_file.write_text(json.dumps(vocabs_to_json(vocabs), ensure_ascii=False))
+    log.info("%d training sentences; tables: %s", len(train), ", ".join(f"{k} {len(v)}" for k, v in vocabs.items()))
+    model = Parser(cfg, vocabs)
+    enc = model.encoder.transformer
+    if enc is not None and not enc.finetune:
+        enc.cache = {}
+    optimizer = _optimizer(model, cfg)
+    lengths = [len(s.words) for s in train]
+    steps_per_epoch = len(length_batches(lengths, int(cfg["batch_words"])))
+    total_steps = steps_per_epoch * int(cfg["max_epochs"])
+    warmup = int(cfg["warmup_steps"])
+
+    def schedule(step: int) -> float:
+        if step < warmup:
+            return (step + 1) / warmup
+        return max(0.05, 1.0 - (step - warmup) / max(1, total_steps - warmup))
+
+    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, schedule)
+    state = {"epoch": 0, "step": 0, "best": -1.0, "bad_epochs": 0, "history": []}
+    if checkpoint_file.exists():
+        ckpt = torch.load(checkpoint_file, weights_only=True)
+        model.load_state_dict(ckpt["model"])
+        optimizer.load_state_dict(ckpt["optimizer"])
+        scheduler.load_state_dict(ckpt["scheduler"])
+        state = json.loads(ckpt["state"])
+        log.info("resumed from %s after epoch %d (best %.2f)", checkpoint_file, state["epoch"], state["best"])
+    output = Path(cfg["output"])
+    max_steps = int(cfg["max_steps"])
+    every = int(cfg.get("checkpoint_steps", 0))
+    started = time.time()
+    while state["epoch"] < int(cfg["max_epochs"]) and state["bad_epochs"] < int(cfg["patience"]):
+        if max_steps and state["step"] >= max_steps:
+            break
+        epoch = state["epoch"] + 1
+        model.train()
+        batches = length_batches(lengths, int(cfg["batch_words"]), shuffle=True, seed=int(cfg["seed"]) * 1000 + epoch)
+        t0, total, words = time.time(), 0.0, 0
+        done = int(state.get("batch_in_epoch", 0))  # batches of this epoch already trained (mid-epoch resume)
+        k = done
+        for k, idx in enumerate(progress(batches[done:], f"epoch {epoch}", unit="batch"), done + 1):
+            batch = make_batch(train, idx, vocabs, max_chars=cfg["encoder"]["max_chars"], with_targets=True)
+            loss = model.loss(model(batch), batch)
+            optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), float(cfg["clip"]))
+            optimizer.step()
+            scheduler.step()
+            state["step"] += 1
+            total += float(loss.detach())
+            words += int(batch.lengths.sum())
+            if k % 100 == 0:
+                log.info("epoch %d step %d/%d loss %.3f  %.0f words/s", epoch, k, len(batches), total / (k - done),
+                         words / (time.time() - t0))
+            if every and k % every == 0 and k < len(batches):
+                state["batch_in_epoch"] = k
+                _checkpoint(checkpoint_file, model, optimizer, scheduler, state)
+            if max_steps and state["step"] >= max_steps:
+                break
+        log.info("epoch %d done: loss %.3f, %s", epoch, total / max(1, k - done), seconds(time.time() - t0))
+        state["epoch"] = epoch
+        state["batch_in_epoch"] = 0
+        scores: dict[str, float] = {}
+        if dev_path:
+            predictor = Predictor(model, vocabs, {**cfg, "graph_mode": "graph"})
+            scores = evaluate(predictor, dev_path, ("graph",))["graph"]
+            log.info("dev: %s", "  ".join(f"{k} {v:.2f}" for k, v in scores.items()))
+            main_score = _main_score(scores, has_enhanced)
+        else:
+            main_score = float(epoch)
+        state["history"].append({"epoch": epoch, "dev": scores})
+        if main_score > state["best"]:
+            state["best"] = main_score
+            state["bad_epochs"] = 0
+            save_package(output, model, vocabs, {**_package_config(cfg), "graph_mode": "graph"})
+            log.info("saved %s (dev %.2f)", output, main_score)
+        else:
+            state["bad_epochs"] += 1
+        _checkpoint(checkpoint_file, model, optimizer, scheduler, state)
+    log.info("training finished after %d epochs (%s this run)", state["epoch"], seconds(time.time() - started))
+    finish_package(cfg, output, state, argv)
+
+
+def _checkpoint(path: Path, model: Parser, optimizer: torch.optim.Optimizer, scheduler: Any,
+                state: dict[str, Any]) -> None:
+    """Write a resumable checkpoint atomically (tensors and JSON only, loadable with weights_only)."""
+    tmp = path.with_suffix(".tmp")
+    torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(),
+                "scheduler": scheduler.state_dict(), "state": json.dumps(state)}, tmp)
+    tmp.replace(path)
+
+
+def _package_config(cfg: dict[str, Any]) -> dict[str, Any]:
+    """What a package needs to rebuild the model (no data paths or run settings)."""
+    keep = ("encoder", "model", "language", "graph_mode", "drop_below", "add_above", "fp16_weights")
+    return {k: cfg[k] for k in keep if k in cfg}
+
+
+def finish_package(cfg: dict[str, Any], output: Path, state: dict[str, Any], argv: list[str] | None) -> None:
+    """Pick the graph mode on dev, score dev and test, write the card."""
+    model, vocabs, pcfg = load_package(output)
+    torch.set_num_threads(int(cfg["threads"]))
+    predictor = Predictor(model, vocabs, {**pcfg, "graph_mode": "combined"})
+    modes = GRAPH_MODES if predictor.enhancer is not None else ("graph",)
+    results: dict[str, Any] = {}
+    if cfg.get("dev"):
+        dev = evaluate(predictor, cfg["dev"], modes)
+        results["dev"] = dev
+        if cfg["graph_mode"] == "best":
+            chosen = max(modes, key=lambda m: (dev[m]["ELAS"], m == "graph"))
+        else:
+            chosen = cfg["graph_mode"]
+    else:
+        chosen = "graph" if cfg["graph_mode"] == "best" else cfg["graph_mode"]
+    if cfg.get("test"):
+        results["test"] = evaluate(predictor, cfg["test"], modes)
+    pcfg["graph_mode"] = chosen
+    pcfg.pop("format", None)
+    (output / "config.json").write_text(json.dumps({"format": "eud-parser/1", **pcfg}, indent=2, ensure_ascii=False) + "\n")
+    for split, by_mode in results.items():
+        for mode, sc in by_mode.items():
+            log.info("%s %s: %s", split, mode, "  ".join(f"{k} {v:.2f}" for k, v in sc.items()))
+    write_card(cfg, output, state, results, chosen, argv)
+
+
+def write_card(cfg: dict[str, Any], output: Path, state: dict[str, Any], results: dict[str, Any], chosen: str,
+               argv: list[str] | None) -> None:
+    """MODEL.md: data, encoder, the exact command, dev/test scores."""
+    size = (output / "model.safetensors").stat().st_size / 2**20
+    command = "eud train " + shlex.join(argv or [])
+    enc = cfg["encoder"]
+    lines = [
+        f"# {output.name}", "",
+        "An eud neural parser package: UPOS, XPOS, FEATS, lemmas, basic tree and enhanced graph.", "",
+        "## Data", "",
+        f"- train: `{Path(cfg['train']).name}`", f"- dev: `{Path(cfg['dev']).name if cfg.get('dev') else '-'}`",
+        f"- test: `{Path(cfg['test']).name if cfg.get('test') else '-'}`", "",
+        "## Model", "",
+        f"- encoder: `{enc['type']}` (transformer: {enc.get('transformer') or 'none'}, fine-tuned: "
+        f"{bool(enc.get('transformer')) and enc.get('finetune')}, chars: {enc['chars']}, words: {enc['words']}, "
+        f"BiLSTM layers: {enc['lstm_layers']})",
+        f"- enhanced graph: `{chosen}` (picked on dev among: {', '.join(results.get('dev', {}) or ['graph'])})",
+        f"- weights: model.safetensors, {size:.1f} MiB", f"- epochs trained: {state['epoch']}, best dev: "
+        f"{state['best']:.2f}", "",
+        "## Command", "", "```", command, "```", "",
+        "(run from the repository root; the config's paths are relative to the config file)", "",
+        "## Scores", "",
+        "Quick scores from training (gold tokenisation; ELAS counts edges between words only).  "
+        "Official figures: `eval/RESULTS.md`, section Parser.", "",
+    ]
+    cols = ("UPOS", "XPOS", "UFeats", "Lemmas", "UAS", "LAS", "ELAS")
+    lines.append("| split | graph | " + " | ".join(cols) + " |")
+    lines.append("|---|---|" + "---|" * len(cols))
+    for split, by_mode in results.items():
+        for mode, sc in by_mode.items():
+            lines.append(f"| {split} | {mode} | " + " | ".join(f"{sc[c]:.2f}" for c in cols) + " |")
+    lines.append("")
+    (output / "MODEL.md").write_text("\n".join(lines))

@@ -1,0 +1,130 @@
+"""Training, saving and loading the neural parser on a tiny fixture (fast: two updates)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("transformers")
+pytest.importorskip("safetensors")
+
+from eud.conllu import format_sentence, read_conllu  # noqa: E402
+from eud.nn.encoders import resolve_encoder_config  # noqa: E402
+from eud.nn.model import Parser  # noqa: E402
+from eud.nn.package import load_package, save_package  # noqa: E402
+from eud.nn.predict import Predictor  # noqa: E402
+from eud.nn.train import main as train_main  # noqa: E402
+from eud.nn.vocab import build_vocabs  # noqa: E402
+
+SMALL_MODEL = {"tag_hidden": 16, "arc_dim": 16, "label_dim": 8, "dropout": 0.1}
+SMALL_CHARLSTM = {"type": "charlstm", "char_dim": 8, "char_out": 16, "word_dim": 8, "lstm_hidden": 16, "lstm_layers": 1}
+
+
+def tiny_bert(folder: Path, words: list[str]) -> Path:
+    """A randomly initialised 2-layer BERT and its WordPiece tokenizer, saved to ``folder``."""
+    from transformers import BertConfig, BertModel, BertTokenizerFast
+
+    folder.mkdir(parents=True, exist_ok=True)
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] + sorted({w.lower() for w in words}) + list("abcdefghijklmnopqrstuvwxyz.,'")
+    vocab += ["##" + c for c in "abcdefghijklmnopqrstuvwxyz"]
+    (folder / "vocab.txt").write_text("\n".join(dict.fromkeys(vocab)) + "\n")
+    tokenizer = BertTokenizerFast(vocab_file=str(folder / "vocab.txt"), do_lower_case=True)
+    tokenizer.save_pretrained(str(folder))
+    config = BertConfig(vocab_size=len(tokenizer), hidden_size=16, num_hidden_layers=2, num_attention_heads=2,
+                        intermediate_size=32, max_position_embeddings=64)
+    torch.manual_seed(0)
+    BertModel(config).save_pretrained(str(folder))
+    return folder
+
+
+def _config(tmp_path: Path, fixtures: Path, encoder: dict) -> Path:
+    config = {
+        "train": str(fixtures / "parser_tiny.conllu"), "dev": str(fixtures / "parser_tiny.conllu"),
+        "output": str(tmp_path / "model"), "work_dir": str(tmp_path / "work"), "language": "en",
+        "max_epochs": 1, "batch_words": 30, "threads": 1, "encoder": encoder, "model": SMALL_MODEL,
+    }
+    path = tmp_path / "train.json"
+    path.write_text(json.dumps(config))
+    return path
+
+
+def _parse_all(folder: Path, fixtures: Path) -> list[str]:
+    model, vocabs, config = load_package(folder)
+    sentences = list(read_conllu(fixtures / "parser_tiny.conllu"))
+    Predictor(model, vocabs, config).annotate(sentences)
+    return [format_sentence(s) for s in sentences]
+
+
+def test_two_step_training_writes_a_package(tmp_path: Path, fixtures: Path) -> None:
+    config = _config(tmp_path, fixtures, SMALL_CHARLSTM)
+    assert train_main(["--config", str(config), "--max-steps", "2"]) == 0
+    out = tmp_path / "model"
+    assert {"config.json", "vocab.json", "model.safetensors", "MODEL.md"} <= {p.name for p in out.iterdir()}
+    card = (out / "MODEL.md").read_text()
+    assert "eud train --config" in card and "| dev |" in card
+    assert (tmp_path / "work" / "checkpoint.pt").is_file()
+    assert "epoch 1 done" in (tmp_path / "work" / "train.log").read_text()
+    parsed = _parse_all(out, fixtures)
+    assert len(parsed) == 8
+    # Resuming after the last epoch trains nothing more and leaves a loadable package.
+    assert train_main(["--config", str(config), "--max-steps", "2"]) == 0
+    assert "resumed from" in (tmp_path / "work" / "train.log").read_text()
+    assert _parse_all(out, fixtures) == parsed
+
+
+def test_transformer_encoder_trains_and_reloads(tmp_path: Path, fixtures: Path) -> None:
+    words = [w.form for s in read_conllu(fixtures / "parser_tiny.conllu") for w in s.words]
+    bert = tiny_bert(tmp_path / "bert", words)
+    encoder = {"type": "transformer", "transformer": str(bert), "pooling": "mean", "chars": True, "char_out": 8}
+    config = _config(tmp_path, fixtures, encoder)
+    assert train_main(["--config", str(config), "--max-steps", "2"]) == 0
+    shutil.rmtree(bert)  # the package must stand alone
+    out = tmp_path / "model"
+    assert (out / "encoder" / "config.json").is_file()
+    assert len(_parse_all(out, fixtures)) == 8
+
+
+@pytest.mark.parametrize("pooling", ["first", "mean"])
+def test_save_load_gives_identical_predictions(tmp_path: Path, fixtures: Path, pooling: str) -> None:
+    sentences = list(read_conllu(fixtures / "parser_tiny.conllu"))
+    vocabs = build_vocabs(sentences, min_word_count=1)
+    words = [w.form for s in sentences for w in s.words]
+    bert = tiny_bert(tmp_path / "bert", words)
+    enc = resolve_encoder_config({"type": "transformer", "transformer": str(bert), "pooling": pooling,
+                                  "chars": True, "char_out": 8, "words": True, "word_dim": 8})
+    config = {"encoder": enc, "model": SMALL_MODEL, "language": "en", "graph_mode": "graph", "fp16_weights": False}
+    torch.manual_seed(3)
+    model = Parser(config, vocabs)
+    for p in model.parameters():  # random, non-zero biaffines so that predictions depend on every weight
+        if p.dim() == 3:
+            torch.nn.init.normal_(p)
+    before = [format_sentence(s) for s in Predictor(model, vocabs, config).annotate(list(sentences))]
+    save_package(tmp_path / "pkg", model, vocabs, config)
+    loaded, vocabs2, config2 = load_package(tmp_path / "pkg")
+    fresh = list(read_conllu(fixtures / "parser_tiny.conllu"))
+    after = [format_sentence(s) for s in Predictor(loaded, vocabs2, config2).annotate(fresh)]
+    assert after == before
+
+
+def test_output_passes_udvalidate_level_2(tmp_path: Path, fixtures: Path) -> None:
+    if shutil.which("udvalidate") is None:
+        pytest.skip("udvalidate (udtools) is not installed")
+    sentences = list(read_conllu(fixtures / "parser_tiny.conllu"))
+    vocabs = build_vocabs(sentences, min_word_count=1)
+    enc = resolve_encoder_config(SMALL_CHARLSTM)
+    torch.manual_seed(5)
+    model = Parser({"encoder": enc, "model": SMALL_MODEL}, vocabs)
+    for p in model.parameters():  # an untrained model makes messy graphs: repair must clean them
+        torch.nn.init.normal_(p)
+    for mode in ("graph", "rules", "combined"):
+        pred = Predictor(model, vocabs, {"encoder": enc, "language": "en"}, graph_mode=mode).annotate(list(sentences))
+        out = tmp_path / f"{mode}.conllu"
+        out.write_text("".join(format_sentence(s) for s in pred))
+        sentences = list(read_conllu(fixtures / "parser_tiny.conllu"))
+        run = subprocess.run(["udvalidate", "--lang", "en", "--level", "2", str(out)], capture_output=True, text=True)
+        assert "*** PASSED ***" in run.stdout + run.stderr, (mode, run.stdout[-2000:], run.stderr[-2000:])
