@@ -62,6 +62,9 @@ CLAUSAL = {
 # Dependents of the pronounced predicate that cannot be correlates of a remnant.
 NOT_CORRELATE = {"conj", "cc", "punct", "parataxis", "root", "reparandum", "goeswith", "orphan", "dep"}
 OPENING = {'"', "'", "“", "„", "«", "‘", "‚", "(", "[", "{", "``", "`"}
+# Dependents of the antecedent that the empty node shares when no remnant
+# takes their place ("Mary won gold in Rio and silver in London").
+SHARED = {"nsubj", "csubj"}
 # Core relations: a bare nominal remnant with no correlate may take a spare one.
 CORE = {"nsubj", "obj", "iobj"}
 # Cases that can mark a core argument (no Case at all counts too).
@@ -350,7 +353,18 @@ class Gapping:
                 if not style.keep:
                     graph.discard(p.node, child.node, child.deprel)
                 graph.add(empty, child.node, child.deprel)
+        if source is not None:
+            self._share(tree, source, empty, remnants, labels)
         return empty
+
+    def _share(self, tree: _Tree, source: Word, empty: NodeId, remnants: list[Word], labels: dict[int, str]) -> None:
+        """Give the empty node the antecedent's subject (and auxiliaries) when no remnant replaces them."""
+        words = tree.sentence.words
+        have = {label.partition(":")[0] for label in labels.values()}
+        for c in tree.children[source.id]:
+            dep = words[c - 1]
+            if dep.udeprel in SHARED and dep.udeprel not in have and (dep.udeprel != "nsubj" or "csubj" not in have):
+                tree.sentence.enhanced.add(empty, dep.node, dep.deprel)
 
     def _place(
         self, tree: _Tree, remnants: list[Word], promoted: Word, source: Word | None, matched: list[Word | None]
