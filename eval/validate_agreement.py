@@ -5,7 +5,7 @@ folder) and on the hand-made broken fixtures, keeps only udvalidate's findings
 whose test id concerns the enhanced graph (see ``ENHANCED_TESTIDS`` in
 :mod:`eud.validate`; the two root-label rules are level 3 in udvalidate, so
 they are taken from a second run at level 3 restricted to them), and compares
-the multisets of (sentence, test id).  Other level-2 findings (features, MISC,
+the sets of (sentence, test id) they report.  Other level-2 findings (features, MISC,
 metadata, the basic tree) are out of scope and only counted.
 
 It also times :func:`eud.validate.check_sentence` and
@@ -13,6 +13,12 @@ It also times :func:`eud.validate.check_sentence` and
 
     python eval/validate_agreement.py                 # all shared files + fixtures
     python eval/validate_agreement.py --files A.conllu B.conllu.xz
+    python eval/validate_agreement.py --corrupt --files A.conllu.xz   # randomly broken copies
+
+``--corrupt`` breaks one DEPS cell (or empty-node column) in a fifth of the
+sentences of each file, in one of a dozen ways (reordered or repeated entries,
+self-loops, dropped or redirected heads, bad labels, bad root labels, unknown or
+malformed heads, empty-node HEAD), and compares the validators on that copy.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from __future__ import annotations
 import argparse
 import bisect
 import lzma
+import random
 import re
 import shutil
 import subprocess
@@ -130,13 +137,70 @@ def compare(path: Path) -> dict:
         "sentences": len(starts),
         "eud": ours,
         "udvalidate": theirs,
-        "only_eud": ours - theirs,
-        "only_udvalidate": theirs - ours,
+        # Compared as sets of (sentence, test id): udvalidate repeats some per-edge
+        # findings once per repeated DEPS entry ("1:root|1:root"), eud has one edge.
+        "only_eud": Counter(set(ours) - set(theirs)),
+        "only_udvalidate": Counter(set(theirs) - set(ours)),
+        "count_differs": sum(1 for key in set(ours) & set(theirs) if ours[key] != theirs[key]),
         "eud_other": our_other,
         "udvalidate_other": their_other,
         "eud_seconds": our_time,
         "udvalidate_seconds": their_time,
     }
+
+
+def _corrupt_cell(rng: random.Random, cols: list[str], ids: list[str]) -> None:
+    """Break one row's DEPS (or empty-node HEAD) in one random way."""
+    cell = cols[8] if cols[8] != "_" else f"{ids[0]}:dep"  # a second break of an emptied cell
+    items = [(item.split(":", 1) + ["dep"])[:2] for item in cell.split("|")]
+    kind = rng.randrange(12)
+    if kind == 0 and len(items) > 1:
+        items.reverse()
+    elif kind == 1:
+        items.insert(0, list(items[0]))
+    elif kind == 2:
+        items.append([cols[0], "dep"])
+        items.sort(key=lambda hd: (tuple(int(x) for x in hd[0].split(".")), hd[1]))
+    elif kind == 3:
+        items = []
+    elif kind == 4:
+        items[0][0] = rng.choice(ids)
+    elif kind == 5:
+        items[0][1] = rng.choice(["Foo", "foo", "obj:Bad", "nmod:x__y"])
+    elif kind == 6:
+        items[0][1] = "nsubj" if items[0][0] == "0" else "root"
+    elif kind == 7:
+        items[0][0] = rng.choice(["99", "01", "1.0", ""])
+    elif kind == 8 and "." in cols[0]:
+        cols[6] = "1"
+    elif kind == 9:
+        items[0][1] = ""
+    elif kind == 10:
+        items = [[rng.choice(ids), rng.choice(["obj", "conj", "dep"])]]
+    else:
+        items = [["0", "root"]]
+    cols[8] = "|".join(":".join(item) for item in items) or "_"
+
+
+def corrupt_file(source: Path, target: Path, seed: int, rate: float = 0.2) -> None:
+    """Copy a plain CoNLL-U file, breaking the enhanced layer of about ``rate`` of its sentences."""
+    rng = random.Random(seed)
+    text = source.read_text(encoding="utf-8")
+    blocks = text.split("\n\n")
+    for b, block in enumerate(blocks):
+        lines = block.split("\n")
+        rows = [i for i, line in enumerate(lines) if line and line[0].isdigit() and "-" not in line.split("\t")[0]]
+        rows = [i for i in rows if lines[i].split("\t")[8] != "_"]
+        if not rows or rng.random() >= rate:
+            continue
+        ids = [lines[i].split("\t")[0] for i in rows]
+        for _ in range(rng.choice((1, 1, 1, 2))):
+            i = rng.choice(rows)
+            cols = lines[i].split("\t")
+            _corrupt_cell(rng, cols, ids)
+            lines[i] = "\t".join(cols)
+        blocks[b] = "\n".join(lines)
+    target.write_text("\n\n".join(blocks), encoding="utf-8")
 
 
 def _plain(path: Path, folder: Path) -> Path:
@@ -152,6 +216,8 @@ def main(argv: list[str] | None = None) -> int:
     """Print one row per file and the totals; exit 1 if the validators disagree anywhere."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--files", nargs="+", type=Path, help="files to compare (default: shared data + fixtures)")
+    parser.add_argument("--corrupt", action="store_true", help="compare on randomly broken copies of the files")
+    parser.add_argument("--seed", type=int, default=1, help="seed for --corrupt (default: 1)")
     args = parser.parse_args(argv)
     files = args.files or sorted(SHARED_UD.glob("*/*.conllu.xz")) + sorted(FIXTURES.glob("validate_*.conllu"))
     totals: Counter[str] = Counter()
@@ -162,25 +228,33 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="eud-agree-") as tmp:
         for original in files:
             path = _plain(original, Path(tmp))
+            if args.corrupt:
+                broken = Path(tmp) / f"corrupted-{original.name.removesuffix('.xz')}"
+                corrupt_file(path, broken, args.seed)
+                if path != original:
+                    path.unlink()
+                path = broken
             row = compare(path)
             agree = not row["only_eud"] and not row["only_udvalidate"]
             disagreements += not agree
             other = ", ".join(f"{k} {v}" for k, v in sorted(row["udvalidate_other"].items())) or "-"
             print(
-                f"| {original.name} | {row['sentences']} | {sum(row['eud'].values())} | "
+                f"| {'corrupted ' if args.corrupt else ''}{original.name} | {row['sentences']} | {sum(row['eud'].values())} | "
                 f"{sum(row['udvalidate'].values())} | {'yes' if agree else 'NO'} | {other} | "
                 f"{row['eud_seconds']:.1f} | {row['udvalidate_seconds']:.1f} |"
             )
             for label in ("only_eud", "only_udvalidate"):
                 for (line, testid), count in sorted(row[label].items()):
                     print(f"|   {label}: sentence at line {line}: {testid} ×{count} |", file=sys.stderr)
+            if row["count_differs"]:
+                print(f"|   same findings, different counts in {row['count_differs']} sentences |", file=sys.stderr)
             if row["eud_other"]:
                 print(f"|   eud reader errors: {dict(row['eud_other'])} |", file=sys.stderr)
             totals["files"] += 1
             totals["sentences"] += row["sentences"]
             totals["eud"] += sum(row["eud"].values())
             totals["udvalidate"] += sum(row["udvalidate"].values())
-            if original.parent.parent == SHARED_UD:
+            if original.parent.parent == SHARED_UD and not args.corrupt:
                 words, check, repair = hot_path_speed(path)
                 speed_words += words
                 speed_check += check * words
