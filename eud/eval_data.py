@@ -1,16 +1,16 @@
 """The scorer's view of a CoNLL-U file: flat per-word columns, as the official IWPT scorer reads them.
 
-:func:`load_for_scoring` turns the sentences of a file into one
-:class:`ScoringFile` whose words are numbered across the whole file.  What it
-keeps, and how, follows ``udtools.udeval``:
+:func:`read_for_scoring` (a file) and :func:`load_for_scoring` (sentences)
+build one :class:`ScoringFile` whose words are numbered across the whole file.
+What is kept, and how, follows ``udtools.udeval``:
 
 * characters are the token FORMs with Unicode Zs characters (spaces) deleted;
   a multiword token contributes its own FORM, its words share its span;
 * DEPREL keeps only its universal part (``obl:tmod`` → ``obl``), FEATS only
   universal features, sorted;
 * DEPS are read after :func:`eud.collapse.collapsed_edges` (so users pass
-  ordinary files), in the order a written DEPS cell has, and then filtered by
-  the official ``--enhancements`` levels (see :func:`apply_levels`).
+  ordinary files), in the order a written DEPS cell has, then filtered by the
+  official ``--enhancements`` levels (:mod:`eud.eval_levels`).
 
 Heads are global word indices; :data:`ROOT_HEAD` marks the root and
 :data:`NO_HEAD` the basic parent of a root word, which the official scorer
@@ -19,10 +19,15 @@ substitutes in levels 1 and 5 and which therefore never matches anything.
 Unlike the official scorer, a sentence with several roots or a cycle in its
 basic tree is scored rather than rejected (every metric is per word, so it
 is well defined); a word without HEAD is an error, as there.
+
+Reading a file takes a fast path for sentences without empty nodes (columns
+straight into the lists); any sentence with empty nodes, or anything unusual,
+goes through :mod:`eud.conllu`, whose errors name the file and line.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -30,6 +35,8 @@ from typing import Iterable
 
 from eud.align import WordSpans
 from eud.collapse import collapsed_edges
+from eud.conllu import ConlluError, open_text, parse_conllu, read_conllu
+from eud.eval_levels import apply_levels, normalize_levels
 from eud.graph import Sentence
 
 ROOT_HEAD = -1
@@ -46,11 +53,6 @@ UNIVERSAL_FEATURES = frozenset({
     "Definite", "Degree", "VerbForm", "Mood", "Tense", "Aspect", "Voice", "Evident", "Polarity", "Person",
     "Polite",
 })
-# Level 6 ("no case information") strips the second part of these relations...
-CASE_DEPRELS = frozenset({"obl", "nmod", "conj", "advcl"})
-# ...unless it is one of these universal subtypes.
-UNIVERSAL_EXTENSIONS = frozenset({"pass", "relcl", "xsubj"})
-LEVELS = "123456"
 
 _SPACE = re.compile(r"\s")
 
@@ -88,165 +90,258 @@ class ScoringFile:
     token_end: list[int] = field(default_factory=list)
     sent_start: list[int] = field(default_factory=list)
     sent_end: list[int] = field(default_factory=list)
-    # Index of the first word of each sentence.
+    # Index of the first word of each sentence, and the line where the sentence starts.
     sent_first_word: list[int] = field(default_factory=list)
+    sent_line: list[int] = field(default_factory=list)
     spans: WordSpans = field(default_factory=WordSpans)
     upos: list[str] = field(default_factory=list)
     xpos: list[str] = field(default_factory=list)
     feats: list[str] = field(default_factory=list)
     lemma: list[str] = field(default_factory=list)
+    # Universal DEPREL (what is scored) and the full one (for the enhancement types).
     deprel: list[str] = field(default_factory=list)
+    full_deprel: list[str] = field(default_factory=list)
     head: list[int] = field(default_factory=list)
     functional_children: list[list[int]] = field(default_factory=list)
     # Enhanced dependencies of each word: (head, full label, universal label).
     deps: list[list[tuple[int, str, str]]] = field(default_factory=list)
-    # The sentences as read (not collapsed), for the scores beyond the official ones.
-    sentences: list[Sentence] = field(default_factory=list)
+    # Sentences that had empty nodes, as read (uncollapsed), by sentence number.
+    with_empty_nodes: dict[int, Sentence] = field(default_factory=dict)
 
     @property
     def n_words(self) -> int:
         """Number of words in the file."""
         return len(self.head)
 
-
-def apply_levels(
-    deps: list[tuple[int, str]], levels: str, *, word_index: int, basic_parent: int, deprel: str,
-    file: ScoringFile, offset: int,
-) -> list[tuple[int, str]]:
-    """Filter one word's enhanced deps for ``--enhancements`` levels, as the official scorer does.
-
-    Levels: 1 no gapping (path labels become the basic relation), 2 no shared
-    parents in coordination (a conj dependent keeps only its conj edge), 3 no
-    shared dependents (a no-op in the official scorer: it compares a word
-    object with a HEAD string, so it never fires; we keep that), 4 no control
-    (drop nsubj* edges from an xcomp head), 5 no relative clauses (``ref``
-    becomes the basic relation; edges from an ``acl`` head are dropped when
-    that head's basic HEAD equals the dependent's position minus one, the
-    official scorer's own off-by-one), 6 no case information (``obl:in`` →
-    ``obl``).  ``word_index`` is the 0-based position in the sentence, whose
-    first word is ``offset`` in ``file``.
-    """
-    if "1" in levels:
-        out: list[tuple[int, str]] = []
-        for head, label in deps:
-            if ">" in label:
-                out.append((basic_parent, deprel))
-            elif (head, label) not in out:
-                out.append((head, label))
-        deps = out
-    if "2" in levels:
-        chosen = None
-        for head, label in deps:
-            if ">" not in label and label.startswith("conj"):
-                chosen = [(head, label)]
-        if chosen is not None:
-            deps = chosen
-    if "4" in levels:
-        deps = [
-            (head, label) for head, label in deps
-            if not (head >= 0 and file.deprel[head] == "xcomp" and any(s.startswith("nsubj") for s in label.split(">")))
-        ]
-    if "5" in levels:
-        out = []
-        for head, label in deps:
-            if label.split(">")[0] == "ref":
-                out.append((basic_parent, deprel))
-            elif head >= 0 and file.deprel[head].startswith("acl") and max(file.head[head] - offset + 1, 0) == word_index:
-                continue
-            else:
-                out.append((head, label))
-        deps = out
-    if "6" in levels:
-        out = []
-        for head, label in deps:
-            steps = []
-            for step in label.split(">"):
-                parts = step.split(":")
-                if parts[0] in CASE_DEPRELS and len(parts) == 2 and parts[1] not in UNIVERSAL_EXTENSIONS:
-                    step = parts[0]
-                steps.append(step)
-            out.append((head, ">".join(steps)))
-        deps = out
-    return deps
+    @property
+    def n_sentences(self) -> int:
+        """Number of sentences in the file."""
+        return len(self.sent_start)
 
 
-def load_for_scoring(sentences: Iterable[Sentence], path: str, levels: str = "") -> ScoringFile:
-    """Read sentences into a :class:`ScoringFile`; ``levels`` are official ``--enhancements`` digits."""
-    levels = "".join(c for c in levels if c in LEVELS and c != "3")
-    out = ScoringFile(path)
-    pieces: list[str] = []
-    index = 0
-    spans = out.spans
-    for sentence in sentences:
-        out.sentences.append(sentence)
+# One word as the builder takes it: FORM, LEMMA, UPOS, XPOS, FEATS, HEAD (None if "_"), DEPREL.
+Row = tuple[str, str, str, str, str, "int | None", str]
+
+
+class _Builder:
+    """Appends sentences to a ScoringFile; caches the per-string normalizations (most strings repeat)."""
+
+    def __init__(self, path: str, levels: str) -> None:
+        self.out = ScoringFile(path)
+        self.levels = normalize_levels(levels)
+        self.index = 0
+        self.pieces: list[str] = []
+        self._feats: dict[str, str] = {"_": ""}
+        self._udeprel: dict[str, str] = {}
+        self._upath: dict[str, str] = {}
+
+    def add(self, rows: list[Row], tokens: dict[int, tuple[int, str]], deps: list[list[tuple[int, str]]],
+            where: str, line: int) -> None:
+        """Add one sentence: word rows, multiword tokens (first → (last, form)), DEPS per word (collapsed)."""
+        out = self.out
+        spans = out.spans
         offset = len(out.head)
         out.sent_first_word.append(offset)
-        out.sent_start.append(index)
-        mwt_by_first = {t.first: t for t in sentence.tokens} if sentence.tokens else {}
-        token_last = 0
-        token_start = token_end = 0
-        n = len(sentence.words)
-        for word in sentence.words:
-            wid = word.id
+        out.sent_line.append(line)
+        out.sent_start.append(self.index)
+        feats_cache, udeprel_cache = self._feats, self._udeprel
+        token_last = token_start = token_end = 0
+        index = self.index
+        multi = False
+        for wid, (form, lemma, upos, xpos, feats, head, deprel) in enumerate(rows, 1):
             if wid > token_last:
-                token = mwt_by_first.get(wid)
-                form = strip_spaces(token.form if token is not None else word.form)
-                if not form:
-                    raise ScoringError(f"{sentence.where()}: empty FORM in sentence {sentence.sent_id or ''} "
-                                       f"(word {wid}); the scorer needs the text")
-                pieces.append(form)
-                token_start, token_end = index, index + len(form)
+                token = tokens.get(wid) if tokens else None
+                text = strip_spaces(token[1] if token is not None else form)
+                if not text:
+                    raise ScoringError(f"{where}: empty FORM (word {wid}); the scorer needs the text")
+                self.pieces.append(text)
+                token_start, token_end = index, index + len(text)
                 index = token_end
                 out.token_start.append(token_start)
                 out.token_end.append(token_end)
                 if token is not None:
-                    token_last = token.last
+                    token_last = token[0]
                     multi = True
-                    lowered = word.form.lower()
+                    lowered = form.lower()
                 else:
                     multi = False
-                    lowered = form.lower()
+                    lowered = text.lower()
             else:
-                multi = True
-                lowered = word.form.lower()
+                lowered = form.lower()
             spans.start.append(token_start)
             spans.end.append(token_end)
             spans.multi.append(multi)
             spans.form.append(lowered)
-            out.upos.append(word.upos)
-            out.xpos.append(word.xpos)
-            out.feats.append(universal_feats(word.feats))
-            out.lemma.append(word.lemma)
-            out.deprel.append(word.deprel.partition(":")[0])
-            head = word.head
+            out.upos.append(upos)
+            out.xpos.append(xpos)
+            ufeats = feats_cache.get(feats)
+            if ufeats is None:
+                ufeats = feats_cache[feats] = universal_feats(feats)
+            out.feats.append(ufeats)
+            out.lemma.append(lemma)
+            udeprel = udeprel_cache.get(deprel)
+            if udeprel is None:
+                udeprel = udeprel_cache[deprel] = deprel.partition(":")[0]
+            out.deprel.append(udeprel)
+            out.full_deprel.append(deprel)
             if head is None:
-                raise ScoringError(f"{sentence.where()}: word {wid} ({word.form!r}) has no HEAD; the scorer needs one")
+                raise ScoringError(f"{where}: word {wid} ({form!r}) has no HEAD; the scorer needs one")
             out.head.append(offset + head - 1 if head else ROOT_HEAD)
             out.functional_children.append([])
+        self.index = index
+        n = len(rows)
+        heads, udeprels, children = out.head, out.deprel, out.functional_children
         for i in range(offset, offset + n):
-            head = out.head[i]
-            if head >= 0 and out.deprel[i] in FUNCTIONAL_DEPRELS:
-                out.functional_children[head].append(i)
-        _add_deps(out, sentence, offset, levels)
+            head = heads[i]
+            if head >= 0 and udeprels[i] in FUNCTIONAL_DEPRELS:
+                children[head].append(i)
+        upath = self._upath
+        for i, items in enumerate(deps):
+            if len(items) > 1:
+                items.sort()
+            word_deps = [(offset + h - 1 if h else ROOT_HEAD, label) for h, label in items]
+            if self.levels and word_deps:
+                basic = heads[offset + i]
+                word_deps = apply_levels(
+                    word_deps, self.levels, word_index=i, basic_parent=basic if basic >= 0 else NO_HEAD,
+                    deprel=udeprels[offset + i], file=out, offset=offset,
+                )
+            row = []
+            for h, label in word_deps:
+                ulabel = upath.get(label)
+                if ulabel is None:
+                    ulabel = upath[label] = universal_path(label)
+                row.append((h, label, ulabel))
+            out.deps.append(row)
         out.sent_end.append(index)
-    out.text = "".join(pieces)
-    return out
+
+    def add_sentence(self, sentence: Sentence) -> None:
+        """Add a sentence object (its empty nodes are collapsed here)."""
+        if sentence.empty_nodes:
+            self.out.with_empty_nodes[len(self.out.sent_start)] = sentence
+            edges = collapsed_edges(sentence)
+        else:
+            edges = sentence.enhanced
+        n = len(sentence.words)
+        deps: list[list[tuple[int, str]]] = [[] for _ in range(n)]
+        for head, dep, label in edges:
+            if dep[1] == 0 and 1 <= dep[0] <= n and head[1] == 0:
+                deps[dep[0] - 1].append((head[0], label))
+        rows = [(w.form, w.lemma, w.upos, w.xpos, w.feats, w.head, w.deprel) for w in sentence.words]
+        tokens = {t.first: (t.last, t.form) for t in sentence.tokens}
+        self.add(rows, tokens, deps, sentence.where(), sentence.line or 0)
+
+    def finish(self) -> ScoringFile:
+        """The finished file."""
+        self.out.text = "".join(self.pieces)
+        return self.out
 
 
-def _add_deps(out: ScoringFile, sentence: Sentence, offset: int, levels: str) -> None:
-    n = len(sentence.words)
-    per_word: list[list[tuple[tuple[int, int], str]]] = [[] for _ in range(n)]
-    edges = collapsed_edges(sentence) if sentence.empty_nodes else sentence.enhanced
-    for head, dep, label in edges:
-        if dep[1] == 0 and 1 <= dep[0] <= n and head[1] == 0:
-            per_word[dep[0] - 1].append((head, label))
-    for i, items in enumerate(per_word):
-        if len(items) > 1:
-            items.sort()
-        deps = [(offset + h[0] - 1 if h[0] else ROOT_HEAD, label) for h, label in items]
-        if levels and deps:
-            deps = apply_levels(
-                deps, levels, word_index=i, basic_parent=out.head[offset + i] if out.head[offset + i] >= 0 else NO_HEAD,
-                deprel=out.deprel[offset + i], file=out, offset=offset,
-            )
-        out.deps.append([(h, label, universal_path(label)) for h, label in deps])
+def load_for_scoring(sentences: Iterable[Sentence], path: str, levels: str = "") -> ScoringFile:
+    """Prepare sentences for scoring; ``levels`` are official ``--enhancements`` digits."""
+    builder = _Builder(path, levels)
+    for sentence in sentences:
+        builder.add_sentence(sentence)
+    return builder.finish()
+
+
+class _Unusual(Exception):
+    """A block the fast path leaves to the full reader."""
+
+
+def _fast_block(lines: list[str]) -> tuple[list[Row], dict[int, tuple[int, str]], list[list[tuple[int, str]]]]:
+    rows: list[Row] = []
+    tokens: dict[int, tuple[int, str]] = {}
+    cells: list[str] = []
+    token_end = 0
+    for line in lines:
+        if line[0] == "#":
+            if rows or tokens:
+                raise _Unusual
+            continue
+        cols = line.split("\t")
+        if len(cols) != 10:
+            raise _Unusual
+        ident = cols[0]
+        if ident.isdigit():
+            if int(ident) != len(rows) + 1:
+                raise _Unusual
+            head = cols[6]
+            if head != "_" and not head.isdigit():
+                raise _Unusual
+            rows.append((cols[1], cols[2], cols[3], cols[4], cols[5], None if head == "_" else int(head), cols[7]))
+            cells.append(cols[8])
+        else:
+            first, dash, last = ident.partition("-")
+            if not dash or int(first) != len(rows) + 1 or int(last) <= int(first) or int(first) <= token_end:
+                raise _Unusual
+            token_end = int(last)
+            tokens[int(first)] = (token_end, cols[1])
+    n = len(rows)
+    if not n or token_end > n:
+        raise _Unusual
+    for row in rows:
+        if row[5] is not None and not 0 <= row[5] <= n:
+            raise _Unusual
+    deps: list[list[tuple[int, str]]] = []
+    for cell in cells:
+        items: list[tuple[int, str]] = []
+        if cell != "_":
+            for item in cell.split("|"):
+                head_s, colon, label = item.partition(":")
+                head = int(head_s)
+                if not colon or not label or not 0 <= head <= n or not head_s.isdigit():
+                    raise _Unusual
+                items.append((head, label))
+            if len(items) > 1:
+                # A repeated DEPS entry is one edge, as in the graph model and the official collapse step.
+                items = list(dict.fromkeys(items))
+        deps.append(items)
+    return rows, tokens, deps
+
+
+def read_for_scoring(path: str | os.PathLike, levels: str = "") -> ScoringFile:
+    """Read a CoNLL-U file (``.xz``/``.gz``/``.bz2``, ``-`` for stdin) and prepare it for scoring."""
+    name = os.fspath(path)
+    try:
+        with open_text(name) as stream:
+            text = stream.read()
+    except UnicodeDecodeError:
+        # The full reader names the line and byte offset.
+        for _ in read_conllu(name):
+            pass
+        raise
+    label = "<stdin>" if name == "-" else name
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    builder = _Builder(label, levels)
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    start = 0
+    total = len(lines)
+    while start < total:
+        if not lines[start]:
+            start += 1
+            continue
+        end = start
+        while end < total and lines[end]:
+            end += 1
+        block = lines[start:end]
+        line = start + 1
+        try:
+            if any("." in b.partition("\t")[0] for b in block if b[0] != "#"):
+                raise _Unusual
+            rows, tokens, deps = _fast_block(block)
+        except (_Unusual, ValueError, IndexError):
+            try:
+                sentences = parse_conllu("\n".join(block) + "\n", name=label)
+            except ConlluError as err:
+                raise ConlluError(label, (err.line or 1) + line - 1, err.message) from None
+            for sentence in sentences:
+                sentence.line = line
+                builder.add_sentence(sentence)
+        else:
+            builder.add(rows, tokens, deps, f"{label}:{line}", line)
+        start = end
+    return builder.finish()

@@ -30,8 +30,9 @@ import sys
 from dataclasses import dataclass, field
 
 from eud.align import align_words, first_difference
-from eud.conllu import ConlluError, read_conllu
-from eud.eval_data import LEVELS, ScoringError, ScoringFile, load_for_scoring
+from eud.conllu import ConlluError
+from eud.eval_data import ScoringError, ScoringFile, read_for_scoring
+from eud.eval_levels import LEVELS
 from eud.metrics import METRICS, Score, official_scores
 
 # Rows of the table, as udeval prints them.
@@ -67,8 +68,7 @@ class Evaluation:
 
 def load_file(path: str | os.PathLike, enhancements: str = "") -> ScoringFile:
     """Read and prepare one file for scoring (raises ConlluError or ScoringError)."""
-    name = os.fspath(path)
-    return load_for_scoring(read_conllu(name), name, enhancements)
+    return read_for_scoring(path, enhancements)
 
 
 def check_same_text(gold: ScoringFile, system: ScoringFile) -> None:
@@ -78,10 +78,10 @@ def check_same_text(gold: ScoringFile, system: ScoringFile) -> None:
     at = first_difference(gold.text, system.text)
 
     def where(file: ScoringFile) -> str:
-        if not file.sentences:
-            return f"{file.path}: (no sentences)"
+        if not file.sent_start:
+            return f"{file.path}: no sentences"
         k = max(bisect.bisect_right(file.sent_start, at) - 1, 0)
-        return file.sentences[k].where()
+        return f"sentence at {file.path}:{file.sent_line[k]}"
 
     raise ScoringError(
         f"the texts differ at non-space character {at}: gold {gold.text[at:at + 20]!r} ({where(gold)}) "

@@ -28,12 +28,13 @@ import dataclasses
 import io
 import random
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 from eud.collapse import collapse_empty_nodes
-from eud.conllu import format_sentence, parse_conllu, read_conllu
-from eud.eval_data import load_for_scoring
+from eud.conllu import format_sentence, parse_conllu, read_conllu, write_conllu
+from eud.eval_data import read_for_scoring
 from eud.evaluate import evaluate_loaded
 from eud.graph import EmptyNode, Edge, EnhancedGraph, MultiwordToken, Sentence, Word
 
@@ -370,8 +371,11 @@ def official_counts(gold, system) -> dict[str, tuple]:
 
 
 def eud_load(sentences: list[Sentence], enhancements: str = "0"):
-    """eud's scoring view of uncollapsed sentences."""
-    return load_for_scoring(sentences, "input", enhancements)
+    """eud's scoring view of uncollapsed sentences, read back from a file as ``eud evaluate`` reads it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "input.conllu"
+        write_conllu(sentences, path)
+        return read_for_scoring(path, enhancements)
 
 
 def eud_counts(gold, system) -> dict[str, tuple]:
