@@ -21,6 +21,7 @@ from pathlib import Path
 from eud.conllu import ConlluError, read_conllu
 from eud.enhance.case_labels import CaseLabels
 from eud.enhance.context import Context
+from eud.enhance.coordination import coordinations, share_candidates
 from eud.enhance.profiles import MARKED, UNMARKED, Profile
 from eud.graph import Edge, Sentence
 
@@ -44,16 +45,19 @@ class Counts:
     def __init__(self) -> None:
         self.kept: dict[str, Counter[str]] = {}  # basic deprel -> gold labels on the same head
         self.compose: dict[str, Counter[tuple[str, str, str]]] = {}  # deprel -> hits per (marked, unmarked, fixed)
-        self.case_hits: Counter[str] = Counter()
-        self.case_seen: Counter[str] = Counter()
+        self.case_hits: Counter[tuple[str, str]] = Counter()  # (udeprel, Case) -> label ends in it
+        self.case_seen: Counter[tuple[str, str]] = Counter()
+        self.marker_style: dict[str, Counter[str]] = {}  # marker lemma -> "case"/"lemma" wins
         self.conj = Counter()
-        self.root_conj = Counter()
+        self.propagated: dict[str, Counter[str]] = {}  # first conjunct's relation -> did conjuncts get it
+        self.advmod_markers: Counter[str] = Counter()
         self.xsubj = Counter()
         self.object_control: Counter[str] = Counter()
         self.subject_control: Counter[str] = Counter()
         self.relative: Counter[str] = Counter()
         self.relcl: Counter[str] = Counter()
-        self.shared: Counter[str] = Counter()
+        self.shared: Counter[str] = Counter()  # share key -> candidates
+        self.shared_hits: Counter[str] = Counter()  # share key -> shared in gold
         self.conjuncts = 0
 
 
@@ -63,7 +67,7 @@ def _options() -> list[tuple[str, str, str]]:
 
 def count(sentences, counts: Counts) -> None:
     """Add one file's sentences to ``counts``."""
-    trials = {opt: CaseLabels(Profile(fixed=opt[2], case_values=frozenset({"*"}))) for opt in _options()}
+    trials = {opt: CaseLabels(Profile(fixed=opt[2])) for opt in _options()}
     for s in sentences:
         if not s.enhanced:
             continue
@@ -84,30 +88,38 @@ def _count_sentence(s: Sentence, c: Counts, trials: dict) -> None:
             lab = same[0]
             case = w.feat("Case")
             if case:
-                c.case_seen[case] += 1
+                c.case_seen[(w.udeprel, case)] += 1
                 if lab.endswith(":" + case.lower()):
-                    c.case_hits[case] += 1
+                    c.case_hits[(w.udeprel, case)] += 1
             edge = Edge((w.head, 0), node, w.deprel)
             hits = c.compose.setdefault(w.deprel, Counter())
+            any_rule = next(iter(trials.values()))
+            mark = any_rule.marker(ctx, w.id, ("case", "mark"))
+            if mark and case:
+                style = c.marker_style.setdefault(mark, Counter())
+                if lab == f"{w.deprel}:{case.lower()}":
+                    style["case"] += 1
+                elif lab.startswith(f"{w.deprel}:{mark}"):
+                    style["lemma"] += 1
             for opt, rule in trials.items():
                 rule.compose = {w.deprel: opt[:2]}
-                rule.case_values = frozenset({case}) if case else frozenset()
+                rule.case_values = {"": frozenset({case})} if case else {}
                 new = rule.compose_label(ctx, edge) or w.deprel
                 hits[opt] += new == lab
             hits[("total", "", "")] += 1
+        if w.udeprel in ("advcl", "acl") and same and not ctx.kids(w.id, "mark", "case"):
+            for k in ctx.children[w.id]:
+                x = words[k]
+                if k < w.id and x.udeprel == "advmod" and same[0].endswith(":" + x.lemma.lower()):
+                    c.advmod_markers[x.lemma.lower()] += 1
         if w.udeprel == "conj":
             c.conjuncts += 1
             c.conj["subtyped" if any(lab.startswith("conj:") for lab in same) else "plain"] += 1
             first = ctx.first_conjunct(w.id)
             fw = words[first]
-            if fw.head == 0:
-                c.root_conj["yes" if (ROOT_NODE, "root") in gold else "no"] += 1
-            for k in ctx.children[first]:
-                if k == w.id or words[k].udeprel == "conj":
-                    continue
-                for h, _, lab in g.heads((k, 0)):
-                    if h == node:
-                        c.shared[lab] += 1
+            if fw.head is not None:
+                got = any(h == (fw.head, 0) for h, _ in gold)
+                c.propagated.setdefault(fw.deprel, Counter())["yes" if got else "no"] += 1
         if w.udeprel == "xcomp" and w.head:
             subj = [(d, lab) for _, d, lab in g.dependents(node) if lab.startswith(_SUBJ)]
             own = any(words[k].udeprel in _SUBJ for k in ctx.children[w.id])
@@ -124,6 +136,12 @@ def _count_sentence(s: Sentence, c: Counts, trials: dict) -> None:
                 c.object_control[matrix.lemma] += 1
             elif objs:
                 c.subject_control[matrix.lemma] += 1
+    for conjs in coordinations(ctx):
+        for conj, k, key in share_candidates(ctx, conjs):
+            u = words[k].udeprel
+            hit = any(h == (conj, 0) and lab.partition(":")[0] == u for h, _, lab in g.heads((k, 0)))
+            c.shared[key] += 1
+            c.shared_hits[key] += hit
     for h, d, lab in g:
         if lab == "ref" and d[1] == 0 and h[1] == 0:
             p = words[d[0]]
@@ -136,7 +154,6 @@ def _count_sentence(s: Sentence, c: Counts, trials: dict) -> None:
                 c.relcl[words[i].deprel] += 1
 
 
-ROOT_NODE = (0, 0)
 
 
 def build(c: Counts, name: str, sources: list[str]) -> str:
@@ -155,9 +172,13 @@ def build(c: Counts, name: str, sources: list[str]) -> str:
         if best[0][:2] != ("none", "none") and best[1] > base and total >= 3:
             compose[deprel] = best[0]
     fixed = Counter(opt[2] for opt in compose.values()).most_common(1)[0][0] if compose else "lemma"
-    case_values = sorted(k for k, v in c.case_hits.items() if v >= 2)
+    case_values: dict[str, list[str]] = {}
+    for (udeprel, case), hits in sorted(c.case_hits.items()):
+        if hits >= 2 and hits >= 0.3 * c.case_seen[(udeprel, case)]:
+            case_values.setdefault(udeprel, []).append(case)
+    case_instead = sorted(m for m, n in c.marker_style.items() if n["case"] > n["lemma"] and n["case"] >= 3)
     conj_cc = c.conj["subtyped"] > 0.3 * max(1, sum(c.conj.values()))
-    skip = ["root"] if c.root_conj["yes"] < c.root_conj["no"] else []
+    skip = sorted(lab for lab, n in c.propagated.items() if n["yes"] < n["no"] and n["yes"] + n["no"] >= 3)
     xs = c.xsubj
     xsubj = "nsubj:xsubj" if xs["xsubj"] >= xs["plain"] else "nsubj"
     rules = ["gapping", "coordination", "shared"]
@@ -166,7 +187,7 @@ def build(c: Counts, name: str, sources: list[str]) -> str:
     if sum(c.relative.values()) >= 3:
         rules.append("relative")
     rules.append("case_labels")
-    share = [lab for lab, n in c.shared.most_common() if n >= max(3, 0.02 * c.conjuncts) and lab.partition(":")[0] in ("nsubj", "csubj", "obj", "aux", "iobj", "expl")]
+    share = sorted(k for k, n in c.shared.items() if c.shared_hits[k] >= 3 and c.shared_hits[k] >= 0.5 * n)
     obj_ctrl = sorted(k for k, v in c.object_control.items() if v > c.subject_control[k])
     subj_ctrl = sorted(k for k, v in c.subject_control.items() if v > c.object_control[k])
     relative = sorted(k for k, v in c.relative.items() if v >= 1 and k != "_")
@@ -189,7 +210,7 @@ def build(c: Counts, name: str, sources: list[str]) -> str:
         "",
         "[labels]",
         f"fixed = {_q(fixed)}",
-        f"case_values = {tlist(case_values)}",
+        f"case_instead = {tlist(case_instead)}",
         f"conj_cc = {'true' if conj_cc else 'false'}",
         f"conj_skip = {tlist(skip)}",
         f"conj_share = {tlist(share)}",
@@ -199,11 +220,15 @@ def build(c: Counts, name: str, sources: list[str]) -> str:
         "[labels.map]",
         *[f"{_q(k)} = {_q(v)}" for k, v in label_map.items()],
         "",
+        "[labels.case_values]",
+        *[f"{_q(k)} = {tlist(v)}" for k, v in case_values.items()],
+        "",
         "[labels.compose]",
         *[f"{_q(k)} = [{_q(v[0])}, {_q(v[1])}]" for k, v in compose.items()],
         "",
         "[words]",
         f"relative = {tlist(relative)}",
+        f"advmod_markers = {tlist(sorted(k for k, v in c.advmod_markers.items() if v >= 2))}",
         f"object_control = {tlist(obj_ctrl)}",
         f"subject_control = {tlist(subj_ctrl)}",
         "",

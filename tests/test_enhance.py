@@ -19,7 +19,7 @@ enabled = ["coordination", "shared", "control", "relative", "case_labels"]
 [labels]
 conj_cc = true
 conj_skip = ["root"]
-conj_share = ["nsubj", "nsubj:pass", "obj"]
+conj_share = ["verbal nsubj before", "verbal nsubj:pass before", "verbal obj after"]
 xsubj = "nsubj:xsubj"
 [labels.compose]
 obl = ["lemma", "none"]

@@ -55,14 +55,22 @@ class CaseLabels:
     def __init__(self, profile: Profile) -> None:
         self.compose = profile.compose
         self.case_values = profile.case_values
+        self.case_instead = profile.case_instead
         self.use_form = profile.fixed == "form"
         self.conj_cc = profile.conj_cc
         self.conj_cc_next = profile.conj_cc_next
+        self.advmod_markers = profile.advmod_markers
 
     def marker(self, ctx: Context, i: int, udeprels: tuple[str, ...]) -> str | None:
         """The marker word of word ``i`` spelt as a label part, or None."""
         words = ctx.words
         kids = [c for c in ctx.children[i] if words[c].deprel.partition(":")[0] in udeprels]
+        if not kids and self.advmod_markers and "mark" in udeprels:
+            # "when they arrested ...": advcl:when, where the treebank counts such adverbs
+            kids = [
+                c for c in ctx.children[i]
+                if c < i and words[c].udeprel == "advmod" and words[c].lemma.lower() in self.advmod_markers
+            ]
         if not kids:
             return None
         before = [c for c in kids if c < i]
@@ -99,8 +107,10 @@ class CaseLabels:
         if mark is None and src == dep[0] and words[src].head != head[0] and words[src].udeprel == "conj":
             mark = self.marker(ctx, ctx.first_conjunct(src), udeps)
         case = words[dep[0]].feat("Case")
-        if case is not None and case not in self.case_values:
+        if case is not None and case not in self.case_values.get(udeprel, self.case_values.get("", ())):
             case = None
+        if mark is not None and case is not None and mark in self.case_instead:
+            return f"{label}:{case.lower()}"
         if mark is not None and marked != "none":
             if marked == "lemma+case" and case is not None:
                 return f"{label}:{mark}:{case.lower()}"

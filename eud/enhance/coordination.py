@@ -31,11 +31,15 @@ subordinate clause; undo a wrong basic attachment of the shared word.
 
 from __future__ import annotations
 
+from typing import Iterator
+
 from eud.enhance.context import Context
 from eud.enhance.profiles import Profile
 from eud.graph import NodeId
 
-_SUBJECTS = ("nsubj", "csubj")
+_NOMINAL = frozenset(("NOUN", "PROPN", "PRON", "NUM", "DET"))
+# never shared: the coordination's own machinery
+_NEVER = frozenset(("conj", "cc", "punct", "parataxis", "root", "orphan", "reparandum", "goeswith"))
 _OWN_SUBJECT_BLOCKERS = frozenset(("nsubj", "csubj", "expl", "orphan"))
 
 
@@ -76,72 +80,99 @@ class Coordination:
         return node
 
 
+def conjunct_kind(ctx: Context, i: int) -> str:
+    """"nominal", "verbal" or "other": what kind of conjunct word ``i`` is, for sharing."""
+    w = ctx.words[i]
+    if ctx.kids(i, "cop"):
+        return "verbal"
+    if w.upos in _NOMINAL:
+        return "nominal"
+    if w.upos in ("VERB", "AUX"):
+        return "verbal"
+    return "other"
+
+
+def coordinations(ctx: Context) -> Iterator[list[int]]:
+    """Each coordination of the sentence as its conjuncts in word order, first conjunct first."""
+    for w in ctx.sentence.words:
+        if w.udeprel != "conj" and ctx.kids(w.id, "conj"):
+            out = [w.id]
+            stack = ctx.conjuncts(w.id)
+            while stack:
+                c = stack.pop()
+                out.append(c)
+                stack.extend(ctx.conjuncts(c))
+            yield sorted(out)
+
+
+def share_candidates(ctx: Context, conjs: list[int]) -> Iterator[tuple[int, int, str]]:
+    """Every (conjunct, dependent, key) that could be a shared dependent of a coordination.
+
+    ``key`` is "KIND RELATION SIDE": the receiving conjunct's kind, the
+    dependent's basic relation, and where the dependent is: "before" the
+    first conjunct, "inside" the coordination, "after" the last conjunct
+    (attached to the first), or "rnr" (after the last conjunct and attached
+    to it, shared backwards).  A conjunct that has a dependent of the same
+    universal relation (for subjects: any subject, expletive or ``mark``) is
+    no candidate, nor is a gapped one.  The profile lists the keys to share.
+    """
+    words = ctx.words
+    first, last = conjs[0], conjs[-1]
+    own = {c: {words[k].deprel.partition(":")[0] for k in ctx.children[c]} for c in conjs}
+    for c in conjs[1:]:
+        if "orphan" in own[c]:
+            continue
+        kind = conjunct_kind(ctx, c)
+        for k in ctx.children[first]:
+            u = words[k].udeprel
+            if u in _NEVER or k in conjs or _blocked(u, own[c]):
+                continue
+            side = "before" if k < first else ("after" if k > last else "inside")
+            yield c, k, f"{kind} {words[k].deprel} {side}"
+    for k in ctx.children[last]:
+        u = words[k].udeprel
+        if k < last or u in _NEVER:
+            continue
+        for c in conjs[:-1]:
+            if "orphan" not in own[c] and not _blocked(u, own[c]):
+                yield c, k, f"{conjunct_kind(ctx, c)} {words[k].deprel} rnr"
+
+
+def _blocked(udeprel: str, own: set[str]) -> bool:
+    if udeprel in ("nsubj", "csubj"):
+        return bool(own & _OWN_SUBJECT_BLOCKERS) or "mark" in own
+    return udeprel in own
+
+
 class SharedDependents:
-    """Share subjects, objects and listed relations between verbal conjuncts."""
+    """Share the dependents the profile lists (by conjunct kind, relation and side)."""
 
     name = "shared"
 
     def __init__(self, profile: Profile) -> None:
-        self.share = frozenset(profile.conj_share)
-        self.subjects = {"nsubj", "nsubj:pass", "csubj", "csubj:pass"} & self.share or set()
-        self.share_obj = "obj" in self.share
-        self.others = self.share - {"nsubj", "nsubj:pass", "csubj", "csubj:pass", "obj"}
+        keys = set()
+        for item in profile.conj_share:
+            parts = item.split()
+            # a bare relation means a verbal conjunct sharing it from before the first conjunct
+            keys.add(item if len(parts) == 3 else f"verbal {item} before")
+        self.keys = frozenset(keys)
 
     def apply(self, ctx: Context) -> None:
         """Add the shared-dependent edges for every coordination in the sentence."""
+        if not self.keys:
+            return
         words = ctx.words
         graph = ctx.sentence.enhanced
-        for w in ctx.sentence.words:
-            if w.udeprel == "conj" or not ctx.kids(w.id, "conj"):
-                continue
-            first = w.id
-            conjs = self._chain(ctx, first)
-            first_kids = ctx.children[first]
-            # enhanced, so that conjoined subjects ("Mary and John came and left") all count
-            subjects = [
-                (d[0], lab) for _, d, lab in graph.dependents((first, 0))
-                if lab in self.subjects and d[1] == 0 and d[0] < first
-            ]
-            objects = []
-            if self.share_obj:
-                last = conjs[-1]
-                objects = [k for k in ctx.children[last] if words[k].deprel == "obj" and k > last]
-                objects += [k for k in first_kids if words[k].deprel == "obj" and k > last]
-            for c in conjs[1:]:
+        for conjs in coordinations(ctx):
+            for c, k, key in share_candidates(ctx, conjs):
+                if key not in self.keys:
+                    continue
+                label = words[k].deprel
+                if label.startswith("nsubj") and "aux" in {words[x].udeprel for x in ctx.children[c]}:
+                    # its own auxiliary decides the voice; otherwise it shares the first's
+                    passive = any(words[x].deprel == "aux:pass" for x in ctx.children[c])
+                    label = "nsubj:pass" if passive else "nsubj"
                 node = (c, 0)
-                if words[c].upos in ("NOUN", "PROPN", "PRON", "NUM") and not ctx.kids(c, "cop"):
-                    continue  # nominal conjuncts share nothing here
-                own_kids = ctx.children[c]
-                own = {words[k].deprel.partition(":")[0] for k in own_kids}
-                if "orphan" in own:
-                    continue  # a gapped conjunct: its remnants are its own dependents
-                if subjects and not own & _OWN_SUBJECT_BLOCKERS and "mark" not in own:
-                    has_aux = "aux" in own
-                    passive = any(words[k].deprel == "aux:pass" for k in own_kids)
-                    for s, label in subjects:
-                        if has_aux and label.startswith("nsubj"):
-                            # its own auxiliary decides the voice; otherwise it shares the first's
-                            label = "nsubj:pass" if passive else "nsubj"
-                        graph.add(node, (s, 0), label)
-                for o in self.others:
-                    if o in own:
-                        continue
-                    for k in first_kids:
-                        if words[k].deprel == o and k < first:
-                            graph.add(node, (k, 0), o)
-            for o in objects:
-                for c in conjs:
-                    if c == words[o].head or words[c].upos != "VERB" or ctx.kids(c, "obj", "ccomp", "xcomp"):
-                        continue
-                    graph.add((c, 0), (o, 0), "obj")
-
-    @staticmethod
-    def _chain(ctx: Context, first: int) -> list[int]:
-        """The first conjunct and all conjuncts below it, in word order."""
-        out = [first]
-        stack = ctx.conjuncts(first)
-        while stack:
-            c = stack.pop()
-            out.append(c)
-            stack.extend(ctx.conjuncts(c))
-        return sorted(out)
+                graph.add(node, (k, 0), label)
+                for j in ctx.conjuncts(k):  # "Mary and John came and left"
+                    graph.add(node, (j, 0), label)

@@ -37,7 +37,9 @@ class Profile:
     label_map: dict[str, str] = field(default_factory=dict)
     # full basic deprel -> (marked, unmarked) composition
     compose: dict[str, tuple[str, str]] = field(default_factory=dict)
-    case_values: frozenset[str] = frozenset()
+    # Case values added to labels, per universal relation ("" for all relations)
+    case_values: dict[str, frozenset[str]] = field(default_factory=dict)
+    case_instead: frozenset[str] = frozenset()  # markers whose label takes the Case value instead
     fixed: str = "lemma"  # spell fixed multiword markers with "lemma" or "form"
     conj_cc: bool = False  # conj:and
     conj_cc_next: bool = True  # a conjunct without cc borrows the next conjunct's
@@ -48,6 +50,7 @@ class Profile:
     relcl: tuple[str, ...] = ("acl:relcl",)  # basic relations of relative clauses
     relative_skip: tuple[str, ...] = ()  # basic relations of relative words left alone
     relative_words: frozenset[str] = frozenset()
+    advmod_markers: frozenset[str] = frozenset()  # adverbs that name an advcl/acl ("when")
     object_control: frozenset[str] = frozenset()
     subject_control: frozenset[str] = frozenset()  # keep the subject even with an object ("promise")
     no_control: frozenset[str] = frozenset()  # xcomp heads that do not pass a subject
@@ -97,7 +100,8 @@ def profile_from_dict(data: dict, name: str = "profile") -> Profile:
         name=meta.get("name", name),
         label_map=dict(labels.get("map", {})),
         compose=compose,
-        case_values=frozenset(labels.get("case_values", ())),
+        case_values=_case_values(labels.get("case_values", ()), name),
+        case_instead=frozenset(labels.get("case_instead", ())),
         fixed=labels.get("fixed", "lemma"),
         conj_cc=bool(labels.get("conj_cc", False)),
         conj_cc_next=bool(labels.get("conj_cc_next", True)),
@@ -108,6 +112,7 @@ def profile_from_dict(data: dict, name: str = "profile") -> Profile:
         relcl=tuple(labels.get("relcl", Profile.relcl)),
         relative_skip=tuple(labels.get("relative_skip", ())),
         relative_words=frozenset(w.lower() for w in words.get("relative", ())),
+        advmod_markers=frozenset(w.lower() for w in words.get("advmod_markers", ())),
         object_control=frozenset(words.get("object_control", ())),
         subject_control=frozenset(words.get("subject_control", ())),
         no_control=frozenset(words.get("no_control", ())),
@@ -116,6 +121,14 @@ def profile_from_dict(data: dict, name: str = "profile") -> Profile:
     if "rules" in data:
         prof.rules = tuple(data["rules"].get("enabled", prof.rules))
     return prof
+
+
+def _case_values(spec, name: str) -> dict[str, frozenset[str]]:
+    if isinstance(spec, (list, tuple)):
+        return {"": frozenset(spec)} if spec else {}
+    if isinstance(spec, dict):
+        return {k: frozenset(v) for k, v in spec.items()}
+    raise ProfileError(f"{name}: labels.case_values must be a list or a table of lists")
 
 
 def load_profile(path: str | Path) -> Profile:
