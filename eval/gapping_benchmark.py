@@ -27,6 +27,10 @@ compared with the gold ones, uncollapsed:
   later, so run ``--pipeline`` to score those.
 * **out-edges** — P/R/F1 of all outgoing edges of empty nodes (cc, punct,
   remnants) with universal labels, matched nodes mapped onto each other.
+* **graph** — P/R/F1 of every edge (universal labels) of the sentences that
+  have gold empty nodes or ``orphan``, empty nodes mapped as above.  With the
+  rule alone the other enhancements are missing, so compare variants with
+  it, or use ``--pipeline``.
 * **dep** — how many of the rule's outgoing empty-node edges are ``dep``.
 
 Examples::
@@ -121,6 +125,14 @@ def compare(gold: Sentence, pred: Sentence, counts: Counter, full: object | None
     counts["out_pred"] += len(pred_u)
     counts["out_match"] += len(gold_u & pred_u)
 
+    # The whole graph of the sentence, empty nodes mapped: catches edges the
+    # rule moves off or leaves on the words (cc, punct, the promoted remnant's).
+    gold_all = {(h, d, univ(lab)) for h, d, lab in gold.enhanced}
+    pred_all = {(rename(h), rename(d), univ(lab)) for h, d, lab in pred.enhanced}
+    counts["all_gold"] += len(gold_all)
+    counts["all_pred"] += len(pred_all)
+    counts["all_match"] += len(gold_all & pred_all)
+
     rem = remnants(gold)
     for h, d, lab in gold_out:
         if d[1] == 0 and d[0] in rem:
@@ -203,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", type=int, default=0, metavar="N", help="print up to N remnant-label errors per file")
     args = parser.parse_args(argv)
 
-    head = "| treebank | split | gold E | pred E | detect P/R/F1 (pos) | detect P/R/F1 (clause) | remnant univ | remnant univ, gold ≠ dep | remnant full | in-edge | out-edges P/R/F1 | dep |"
+    head = "| treebank | split | gold E | pred E | detect P/R/F1 (pos) | detect P/R/F1 (clause) | remnant univ | remnant univ, gold ≠ dep | remnant full | in-edge | out-edges P/R/F1 | graph P/R/F1 | dep |"
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
     total: Counter = Counter()
@@ -232,7 +244,8 @@ def row(code: str, split: str, c: Counter, full: bool) -> str:
         f"| {prf(c['clause'], c['pred'], c['gold'])} | {pct(c['rem_univ'], c['rem'])} "
         f"| {pct(c['rem_nodep_univ'], c['rem_nodep'])} "
         f"| {pct(c['rem_full'], c['rem']) if full else 'n/a'} | {pct(c['in_match'], c['in'])} "
-        f"| {prf(c['out_match'], c['out_pred'], c['out_gold'])} | {c['dep']} |"
+        f"| {prf(c['out_match'], c['out_pred'], c['out_gold'])} "
+        f"| {prf(c['all_match'], c['all_pred'], c['all_gold'])} | {c['dep']} |"
     )
 
 

@@ -101,15 +101,16 @@ class Style:
     punct: bool = True
 
 
-# Conventions seen in the gold treebanks' dev sets (see eval/RESULTS.md);
-# other languages get the default.
+# Conventions seen in the gold treebanks' dev sets (English: train sets), by
+# treebank or language code (see eval/RESULTS.md); others get the default.
 LANGUAGE_STYLES = {
     "lv": Style(place="promoted_word"),
     "uk": Style(dash=False),
     "nl": Style(place="before_first", punct=False),
-    "sv": Style(place="before_first"),
+    "sv": Style(place="before_first", punct=False),
     "fi": Style(place="mirror", keep=True),
     "en": Style(place="before_first", punct=False),
+    "en_ewt": Style(place="before_first", punct=False, keep=True),
 }
 PLACES = ("first_phrase", "first_word", "promoted_word", "before_first", "mirror")
 
@@ -280,9 +281,11 @@ class Gapping:
 
     def __init__(self, *, copy_of: bool = True, language: str | None = None, style: Style | None = None) -> None:
         self.copy_of = copy_of
-        # An explicit style wins; else the language's ("en", "lv_lvtb" → "lv"); else the default.
+        # An explicit style wins; else the treebank's ("en_ewt"), else the
+        # language's ("lv_lvtb" → "lv"), else the default.
         if style is None:
-            style = LANGUAGE_STYLES.get((language or "").partition("_")[0].lower(), Style())
+            code = (language or "").lower()
+            style = LANGUAGE_STYLES.get(code) or LANGUAGE_STYLES.get(code.partition("_")[0], Style())
         if style.place not in PLACES:
             raise ValueError(f"style.place must be one of {', '.join(PLACES)}, not {style.place!r}")
         self.style = style
@@ -347,7 +350,9 @@ class Gapping:
             graph.add(empty, r.node, labels[r.id])
         for c in tree.children[p.id]:
             child = words[c - 1]
-            if child.deprel != "orphan" and child.udeprel in CLAUSAL:
+            # A verb conjoined to a nominal remnant is conjoined to the elided verb.
+            verb_conj = child.udeprel == "conj" and pos_class(child) == "V" and pos_class(p) != "V"
+            if child.deprel != "orphan" and (child.udeprel in CLAUSAL or verb_conj):
                 if child.udeprel == "punct" and not style.punct:
                     continue
                 if not style.keep:
