@@ -68,9 +68,19 @@ def test_default_style_expected_lines() -> None:
 def test_english_style_goes_before_the_remnants() -> None:
     """EWT and GUM put the empty node before the first remnant: ``and 4.1 Peter bronze``."""
     sentence = next(read_conllu(FIXTURES / "gapping_en.conllu"))
-    enhance(sentence, language="en_ewt")
+    enhance(sentence, language="en_gum")
     assert [e.id for e in sentence.empty_nodes] == ["4.1"]
     assert sentence.deps((5, 0)) == "4.1:nsubj"
+    assert sentence.deps((4, 0)) == "4.1:cc"
+
+
+def test_ewt_style_keeps_the_promoted_remnants_edges() -> None:
+    """EWT leaves the basic edges of the promoted remnant in place and copies them to the empty node."""
+    sentence = next(read_conllu(FIXTURES / "gapping_en.conllu"))
+    enhance(sentence, language="en_ewt")
+    assert sentence.deps((5, 0)) == "2:conj|4.1:nsubj"
+    assert sentence.deps((4, 0)) == "4.1:cc|5:cc"
+    assert sentence.deps((6, 0)) == "4.1:obj"
 
 
 def test_no_orphan_leaves_sentence_alone() -> None:
