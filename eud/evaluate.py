@@ -33,6 +33,7 @@ from eud.align import align_words, first_difference
 from eud.conllu import ConlluError
 from eud.eval_data import ScoringError, ScoringFile, read_for_scoring
 from eud.eval_levels import LEVELS
+from eud.enhancement_types import TypeScore
 from eud.metrics import METRICS, Score, official_scores
 
 # Rows of the table, as udeval prints them.
@@ -48,7 +49,7 @@ class Evaluation:
     system_path: str
     scores: dict[str, Score] = field(default_factory=dict)
     # ELAS by enhancement type of the gold edge: type -> Score (see eud.enhancement_types).
-    by_type: dict[str, Score] = field(default_factory=dict)
+    by_type: dict[str, TypeScore] = field(default_factory=dict)
     # Empty nodes before collapsing: "EmptyNodes", "EmptyEdges", ... -> Score.
     empty_nodes: dict[str, Score] = field(default_factory=dict)
 
@@ -89,7 +90,7 @@ def check_same_text(gold: ScoringFile, system: ScoringFile) -> None:
     )
 
 
-def evaluate_loaded(gold: ScoringFile, system: ScoringFile, *, extras: bool = False) -> Evaluation:
+def evaluate_loaded(gold: ScoringFile, system: ScoringFile, *, extras: bool = True) -> Evaluation:
     """Score two prepared files."""
     check_same_text(gold, system)
     alignment = align_words(gold.spans, system.spans)
@@ -104,7 +105,7 @@ def evaluate_loaded(gold: ScoringFile, system: ScoringFile, *, extras: bool = Fa
 
 
 def evaluate_files(
-    gold_path: str | os.PathLike, system_path: str | os.PathLike, *, enhancements: str = "", extras: bool = False
+    gold_path: str | os.PathLike, system_path: str | os.PathLike, *, enhancements: str = "", extras: bool = True
 ) -> Evaluation:
     """Score a system file against gold; ``enhancements`` are official ``--enhancements`` digits (``"0"``: all)."""
     gold = load_file(gold_path, enhancements)
@@ -151,29 +152,36 @@ def _row(name: str, score: Score, counts: bool, *, aligned_column: bool) -> str:
 
 
 def format_extras(evaluation: Evaluation, *, counts: bool = False) -> str:
-    """The scores beyond the official ones, in the same table layout."""
+    """The scores beyond the official ones, in tables like the official one."""
     lines = []
     if evaluation.by_type:
-        lines.append("")
-        lines.append("ELAS by enhancement type of the gold edge (precision only where the system edge's type is known)")
-        lines.append(_header(counts, "Type"))
-        for name, score in evaluation.by_type.items():
-            lines.append(_row(name[:21], score, counts, aligned_column=False).replace(f"{name[:21]:11}|", f"{name[:21]:21}|", 1))
+        lines += ["", "ELAS by enhancement type (recall: gold edges typed by the gold tree; "
+                  "precision: system edges typed by the system tree)"]
+        if counts:
+            lines.append("Type                   |      Gold | GoldRight |    System | SysRight")
+        else:
+            lines.append("Type                   | Precision |    Recall |  F1 Score")
+        lines.append("-----------------------+-----------+-----------+-----------" + ("+-----------" if counts else ""))
+        for name, t in evaluation.by_type.items():
+            if counts:
+                lines.append(f"{name:23}|{t.gold:10} |{t.gold_correct:10} |{t.system:10} |{t.system_correct:10}")
+            else:
+                lines.append(f"{name:23}|{100 * t.precision:10.2f} |{100 * t.recall:10.2f} |{100 * t.f1:10.2f}")
     if evaluation.empty_nodes:
-        lines.append("")
-        lines.append("Empty nodes before collapsing (matched by the aligned word they follow)")
-        lines.append(_header(counts, "Item"))
+        lines += ["", "Empty nodes before collapsing (matched by the aligned word they follow)"]
+        if counts:
+            lines.append("Item                   | Correct   |      Gold | Predicted")
+        else:
+            lines.append("Item                   | Precision |    Recall |  F1 Score")
+        lines.append("-----------------------+-----------+-----------+-----------")
         for name, score in evaluation.empty_nodes.items():
-            lines.append(_row(name, score, counts, aligned_column=False).replace(f"{name:11}|", f"{name:21}|", 1))
+            if counts:
+                lines.append(f"{name:23}|{score.correct:10} |{score.gold:10} |{score.system:10}")
+            else:
+                lines.append(
+                    f"{name:23}|{100 * score.precision:10.2f} |{100 * score.recall:10.2f} |{100 * score.f1:10.2f}"
+                )
     return "\n".join(lines)
-
-
-def _header(counts: bool, first: str) -> str:
-    if counts:
-        head = f"{first:21}| Correct   |      Gold | Predicted | Aligned"
-    else:
-        head = f"{first:21}| Precision |    Recall |  F1 Score | AligndAcc"
-    return head + "\n" + "-" * 21 + "+-----------+-----------+-----------+-----------"
 
 
 EPILOG = """\
@@ -224,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for gold, system in zip(args.files[0::2], args.files[1::2]):
             evaluations.append(
-                evaluate_files(gold, system, enhancements=args.enhancements, extras=False)
+                evaluate_files(gold, system, enhancements=args.enhancements, extras=not args.official_only)
             )
     except (ConlluError, ScoringError) as err:
         print(f"eud evaluate: {err}", file=sys.stderr)
