@@ -60,7 +60,10 @@ CLAUSAL = {
     "parataxis", "dislocated", "reparandum",
 }
 # Dependents of the pronounced predicate that cannot be correlates of a remnant.
-NOT_CORRELATE = {"conj", "cc", "punct", "parataxis", "root", "reparandum", "goeswith", "orphan", "dep"}
+NOT_CORRELATE = {
+    "conj", "cc", "punct", "parataxis", "root", "reparandum", "goeswith", "orphan", "dep",
+    "compound", "flat", "fixed", "appos", "list",
+}
 OPENING = {'"', "'", "“", "„", "«", "‘", "‚", "(", "[", "{", "``", "`"}
 # Dependents of the antecedent that the empty node shares when no remnant
 # takes their place ("Mary won gold in Rio and silver in London").
@@ -72,8 +75,10 @@ STRUCTURAL = {None, "Nom", "Acc", "Gen", "Par"}
 # Correlates that are function words.
 FUNCTION = {"aux", "cop", "det", "case", "mark", "clf"}
 FUNCTION_UPOS = {"AUX", "ADP", "SCONJ", "DET", "PART", "CCONJ"}
+# Dependents that make a nominal a predicate.
+CLAUSE_MARKS = {"cop", "nsubj", "csubj", "aux", "obj", "iobj", "ccomp", "xcomp", "advcl", "expl"}
 # Dependents of a nominal; correlates only when the antecedent is not verbal.
-NOMINAL_DEPS = {"det", "amod", "nummod", "nmod", "case", "appos", "flat", "fixed", "acl", "clf"}
+NOMINAL_DEPS = {"det", "amod", "nummod", "nmod", "case", "acl", "clf"}
 # Basic subtypes that say something other than the case marker, so they carry
 # over to the remnant (the case rule re-derives the others).
 KEPT_SUBTYPES = {"pass", "arg", "agent", "prt", "poss", "cop", "preconj", "xsubj", "relcl", "outer"}
@@ -253,10 +258,17 @@ def label_from_form(tree: _Tree, remnant: Word, nominal_rank: int) -> str:
     marked = bool(tree.marker(remnant.id))
     if remnant.upos == "ADV" or remnant.upos == "PART":
         return "advmod"
+    if remnant.upos == "AUX":
+        return "cop"  # a remnant auxiliary is mostly a copula whose predicate is elided
     if cls == "V":
-        # A bare infinitive complements the verb; a marked or case-inflected one is adverbial.
-        bare = remnant.feat("VerbForm") == "Inf" and not marked and not case
-        return "xcomp" if bare else "advcl"
+        # A non-finite verb complements the verb, unless a subordinator or a
+        # case ending makes it adverbial.
+        words = tree.sentence.words
+        subordinated = any(
+            words[c - 1].udeprel == "mark" and words[c - 1].upos == "SCONJ" for c in tree.children[remnant.id]
+        )
+        nonfinite = remnant.feat("VerbForm") in ("Inf", "Part", "Ger")
+        return "xcomp" if nonfinite and not subordinated and not case else "advcl"
     if remnant.upos == "ADJ":
         return "obl" if marked else "xcomp"
     if marked:
@@ -418,10 +430,10 @@ class Gapping:
     @staticmethod
     def _verbal(tree: _Tree, word: Word) -> bool:
         """Whether ``word`` heads a clause (a verb, or a nominal predicate with a copula or subject)."""
-        if pos_class(word) == "V":
+        if pos_class(word) == "V" or word.upos in ("ADJ", "ADV"):
             return True
         words = tree.sentence.words
-        return any(words[c - 1].udeprel in ("cop", "nsubj", "csubj", "aux") for c in tree.children[word.id])
+        return any(words[c - 1].udeprel in CLAUSE_MARKS for c in tree.children[word.id])
 
     def _labels(
         self, tree: _Tree, remnants: list[Word], source: Word | None
