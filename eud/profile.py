@@ -56,6 +56,9 @@ class Counts:
         self.subject_control: Counter[str] = Counter()
         self.relative: Counter[str] = Counter()
         self.relcl: Counter[str] = Counter()
+        self.relcl_total = 0
+        self.control_by_lemma: dict[str, Counter[str]] = {}  # matrix lemma -> xcomp got a subject or not
+        self.cc_next = Counter()  # conjunct without cc: gold borrows the next cc or not
         self.shared: Counter[str] = Counter()  # share key -> candidates
         self.shared_hits: Counter[str] = Counter()  # share key -> shared in gold
         self.conjuncts = 0
@@ -112,8 +115,14 @@ def _count_sentence(s: Sentence, c: Counts, trials: dict) -> None:
                 x = words[k]
                 if k < w.id and x.udeprel == "advmod" and same[0].endswith(":" + x.lemma.lower()):
                     c.advmod_markers[x.lemma.lower()] += 1
+        if w.deprel == "acl:relcl":
+            c.relcl_total += 1
         if w.udeprel == "conj":
             c.conjuncts += 1
+            if not ctx.kids(w.id, "cc") and same:
+                borrowed = trials[("none", "none", "lemma")]._conj_label(ctx, w.id)
+                if borrowed:
+                    c.cc_next["yes" if borrowed in same else "no"] += 1
             c.conj["subtyped" if any(lab.startswith("conj:") for lab in same) else "plain"] += 1
             first = ctx.first_conjunct(w.id)
             fw = words[first]
@@ -125,6 +134,7 @@ def _count_sentence(s: Sentence, c: Counts, trials: dict) -> None:
             own = any(words[k].udeprel in _SUBJ for k in ctx.children[w.id])
             if own:
                 continue
+            c.control_by_lemma.setdefault(words[w.head].lemma, Counter())["yes" if subj else "no"] += 1
             if not subj:
                 c.xsubj["none"] += 1
                 continue
@@ -184,12 +194,15 @@ def build(c: Counts, name: str, sources: list[str]) -> str:
     rules = ["gapping", "coordination", "shared"]
     if xs["xsubj"] + xs["plain"] > 0.2 * max(1, sum(xs.values())):
         rules.append("control")
-    if sum(c.relative.values()) >= 3:
+    if sum(c.relative.values()) >= max(3, 0.2 * c.relcl_total):
         rules.append("relative")
     rules.append("case_labels")
     share = sorted(k for k, n in c.shared.items() if c.shared_hits[k] >= 3 and c.shared_hits[k] >= 0.5 * n)
     obj_ctrl = sorted(k for k, v in c.object_control.items() if v > c.subject_control[k])
     subj_ctrl = sorted(k for k, v in c.subject_control.items() if v > c.object_control[k])
+    no_control = []
+    if "control" in rules:  # otherwise every matrix verb would look like one
+        no_control = sorted(k for k, n in c.control_by_lemma.items() if n["no"] >= 2 and n["no"] > 2 * n["yes"])
     relative = sorted(k for k, v in c.relative.items() if v >= 1 and k != "_")
     relcl = sorted(k for k, v in c.relcl.items() if v >= 2)
 
@@ -212,6 +225,7 @@ def build(c: Counts, name: str, sources: list[str]) -> str:
         f"fixed = {_q(fixed)}",
         f"case_instead = {tlist(case_instead)}",
         f"conj_cc = {'true' if conj_cc else 'false'}",
+        f"conj_cc_next = {'true' if c.cc_next['yes'] >= c.cc_next['no'] else 'false'}",
         f"conj_skip = {tlist(skip)}",
         f"conj_share = {tlist(share)}",
         f"xsubj = {_q(xsubj)}",
@@ -231,6 +245,7 @@ def build(c: Counts, name: str, sources: list[str]) -> str:
         f"advmod_markers = {tlist(sorted(k for k, v in c.advmod_markers.items() if v >= 2))}",
         f"object_control = {tlist(obj_ctrl)}",
         f"subject_control = {tlist(subj_ctrl)}",
+        f"no_control = {tlist(no_control)}",
         "",
     ]
     return "\n".join(lines)
