@@ -28,7 +28,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "charlstm": {"transformer": None, "chars": True, "words": True, "lstm_layers": 2},
 }
 DEFAULTS: dict[str, Any] = {
-    "transformer": None, "pooling": "first", "finetune": True, "freeze_embeddings": False,
+    "transformer": None, "pooling": "first", "finetune": True, "freeze_embeddings": False, "freeze_layers": 0,
     "chars": False, "char_dim": 64, "char_out": 128, "max_chars": 24,
     "words": False, "word_dim": 128, "word_dropout": 0.2,
     "lstm_layers": 0, "lstm_hidden": 256, "dropout": 0.3,
@@ -64,7 +64,7 @@ class TransformerWords(nn.Module):
     """A Hugging Face encoder pooled to words, its layers mixed by learned weights."""
 
     def __init__(self, source: str, *, pooling: str = "first", finetune: bool = True,
-                 freeze_embeddings: bool = False, from_config: bool = False) -> None:
+                 freeze_embeddings: bool = False, freeze_layers: int = 0, from_config: bool = False) -> None:
         super().__init__()
         if Path(source).is_dir():
             # A local folder never needs the hub; this also keeps transformers from probing it.
@@ -95,9 +95,19 @@ class TransformerWords(nn.Module):
         if not finetune:
             for p in self.model.parameters():
                 p.requires_grad = False
-        elif freeze_embeddings:
-            for p in self.model.get_input_embeddings().parameters():
-                p.requires_grad = False
+        else:
+            if freeze_embeddings:
+                for p in self.model.get_input_embeddings().parameters():
+                    p.requires_grad = False
+            # Freezing the lowest layers saves their backward pass (and package space).
+            for name, p in self.model.named_parameters():
+                parts = name.split(".")
+                if freeze_layers and "embeddings" in parts:
+                    p.requires_grad = False  # below a frozen layer: no gradient reaches it anyway
+                if "layer" in parts:
+                    i = parts.index("layer")
+                    if i + 1 < len(parts) and parts[i + 1].isdigit() and int(parts[i + 1]) < freeze_layers:
+                        p.requires_grad = False
         self._pieces: dict[str, list[int]] = {}
         self.cache: dict[tuple[str, ...], torch.Tensor] | None = None
 
@@ -200,7 +210,8 @@ class WordEncoder(nn.Module):
             source = transformer_source or named_transformer(cfg["transformer"])
             self.transformer = TransformerWords(
                 source, pooling=cfg["pooling"], finetune=cfg["finetune"],
-                freeze_embeddings=cfg["freeze_embeddings"], from_config=from_config,
+                freeze_embeddings=cfg["freeze_embeddings"], freeze_layers=int(cfg.get("freeze_layers", 0)),
+                from_config=from_config,
             )
             dim += self.transformer.dim
         self.chars = CharCNN(n_chars, cfg["char_dim"], cfg["char_out"]) if cfg["chars"] else None
