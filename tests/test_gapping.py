@@ -8,13 +8,15 @@ universal ones: the case rule, which runs later, is not applied here.
 
 from __future__ import annotations
 
+import itertools
+import random
 from pathlib import Path
 
 import pytest
 
 from conftest import needs_shared, shared_files
 from eud.conllu import format_sentence, parse_conllu, read_conllu
-from eud.enhance.gapping import Gapping, Style, label_from_form, _Tree
+from eud.enhance.gapping import LANGUAGE_STYLES, Gapping, Style, _Tree, align, label_from_form, pair_score
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -157,3 +159,52 @@ def test_treebanks_no_orphan_or_dep_left() -> None:
                     assert head[1] > 0, (sentence.sent_id, dep)
                     orphans += 1
     assert orphans > 300
+
+
+def test_style_lookup() -> None:
+    """A treebank's own style wins over its language's; unknown codes get the default."""
+    assert Gapping(language="lv_lvtb").style == LANGUAGE_STYLES["lv"]
+    assert Gapping(language="en_ewt").style == LANGUAGE_STYLES["en_ewt"]
+    assert Gapping(language="en_gum").style == LANGUAGE_STYLES["en"]
+    assert Gapping(language="xx_foo").style == Style()
+    assert Gapping().style == Style()
+
+
+def _objective(tree: _Tree, remnants: list, correlates: list, choice: tuple) -> float | None:
+    """align's objective for one assignment (None when it pairs an incompatible remnant)."""
+    n, m = len(remnants), len(correlates)
+    total = 0.0
+    for i, j in enumerate(choice):
+        if j is None:
+            continue
+        score = pair_score(tree, remnants[i], correlates[j])
+        if score < 0:
+            return None
+        total += score + 0.5 * (1 - abs(i / max(n - 1, 1) - j / max(m - 1, 1)))
+    picked = [j for j in choice if j is not None]
+    total -= 1.5 * sum(1 for a in range(len(picked)) for b in range(a + 1, len(picked)) if picked[a] > picked[b])
+    return total
+
+
+def test_align_matches_brute_force() -> None:
+    """The pruned search finds an assignment as good as trying every one."""
+    rng = random.Random(7)
+    upos = ["NOUN", "PRON", "ADV", "VERB", "ADJ"]
+    cases = ["_", "Case=Nom", "Case=Acc", "Case=Dat"]
+    for _ in range(200):
+        n, m = rng.randint(1, 4), rng.randint(1, 4)
+        rows = []
+        for i in range(1, n + m + 1):
+            rows.append(f"{i}\tw{i}\tl{rng.randint(1, 3)}\t{rng.choice(upos)}\t_\t{rng.choice(cases)}\t0\troot\t_\t_")
+        sentence = parse_conllu("\n".join(rows) + "\n\n")[0]
+        tree = _Tree(sentence)
+        correlates, remnants = sentence.words[:m], sentence.words[m:]
+        got = align(tree, remnants, correlates)
+        got_choice = tuple(None if c is None else correlates.index(c) for c in got)
+        best = max(
+            value
+            for choice in itertools.product([None, *range(m)], repeat=n)
+            if len([j for j in choice if j is not None]) == len({j for j in choice if j is not None})
+            and (value := _objective(tree, remnants, correlates, choice)) is not None
+        )
+        assert _objective(tree, remnants, correlates, got_choice) == pytest.approx(best)

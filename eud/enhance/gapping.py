@@ -9,40 +9,51 @@ an empty node stands for the missing predicate, takes the relation the
 predicate would have had, and every remnant hangs from it with the relation it
 would have had, e.g. for *Mary won gold and Peter bronze*::
 
-    1 Mary    2:nsubj              4 and    4.1:cc
-    2 won     0:root               5 Peter  4.1:nsubj
+    1 Mary    2:nsubj              4 and    5.1:cc
+    2 won     0:root               5 Peter  5.1:nsubj
     3 gold    2:obj                5.1 won  2:conj   (CopyOf=2)
-                                   6 bronze 4.1:obj
+                                   6 bronze 5.1:obj
 
-For each word P with ``orphan`` children this rule
+For each word P with ``orphan`` children (the promoted remnant) this rule
 
-* adds an empty node E after P (where most treebanks put it) copying FORM,
-  LEMMA, UPOS, XPOS and FEATS of the pronounced predicate A (P's basic head
-  when P is a ``conj``), with ``CopyOf=A`` in MISC;
-* moves P's incoming edge to E (``A -conj-> E``; a promoted ``root``,
-  ``parataxis`` or ``advcl`` clause gives ``0:root``, ``parataxis``, ...);
+* adds an empty node E copying FORM, LEMMA, UPOS, XPOS and FEATS of the
+  pronounced predicate A (P's basic head when P is a ``conj``; for a chain of
+  gapped conjuncts, the first pronounced one), with ``CopyOf=A`` in MISC.
+  Without an antecedent (a promoted ``root``, ``parataxis``, ...) E is a bare
+  ``VERB``;
+* gives E P's incoming edge (``A -conj-> E``, ``0 -root-> E``, ...);
 * labels P and its orphans by aligning each with a *correlate* among A's
-  dependents: same UPOS class, same case/mark words, same ``Case`` feature,
-  and the same relative order (see :func:`align`).  The label is the
-  correlate's universal relation plus any subtype that is not a case marker
-  (``nsubj:pass``, ``obl:arg``); H3's case rule, which runs after this one,
-  adds ``obl:in`` and the like.  A remnant with no correlate (no antecedent,
-  or nothing compatible) gets a label guessed from itself
-  (:func:`label_from_form`): ADV → advmod, a nominal with an adposition or an
-  oblique case → obl, Nom → nsubj, Acc → obj, Dat → iobj, otherwise the
-  first nominal remnant nsubj and later ones obj.  ``dep`` is never emitted;
+  dependents (:func:`align`): same UPOS class, same case/mark words, same
+  ``Case`` feature (a different Case rules a pair out), same lemma, same
+  relative order.  The label is the correlate's universal relation plus any
+  subtype that is not a case marker (``nsubj:pass``, ``obl:arg``); the case
+  rule, which runs later, adds ``obl:in`` and the like.  A remnant with no
+  correlate gets a spare core relation of A (a bare nominal), or a label
+  guessed from itself (:func:`label_from_form`: ADV → advmod, adposition or
+  oblique case → obl, Nom → nsubj, Acc/Par → obj, Dat → iobj, non-finite verb
+  → xcomp, ...).  ``dep`` is never emitted, not even where a correlate is
+  itself ``dep``;
 * moves P's clause-level dependents (cc, punct, mark, discourse, vocative,
-  orphan and anything a predicate rather than a nominal takes) to E; P keeps
-  its nominal dependents (det, amod, case, nmod, ...).
+  verb conjuncts, and anything a predicate rather than a nominal takes) to E;
+  P keeps its nominal dependents (det, amod, case, nmod, ...);
+* shares A's subject with E when no remnant is a subject
+  (*Mary met him in Rio and her in London*).
 
-It cannot handle: ellipsis without ``orphan`` (a single remnant, as in
-*so did Mary*, or gapped nominals annotated with plain ``conj``); several
-elided words (GUM's copies of the elided auxiliaries, articles and
-prepositions); correlates inside a non-finite complement (*I want to eat
-apples and you pears* aligns *pears* with A's own dependents only); and the
-per-treebank placement quirks (some treebanks put E before P or keep P's
-basic edge).  Czech and Slovak gold graphs label remnants ``dep``; this rule
-deliberately does not.
+Treebanks differ in where E goes and which edges move: :data:`LANGUAGE_STYLES`
+holds the conventions measured on the gold data (``Gapping(language="lv")``);
+the default puts E after the first remnant's phrase, as the guidelines'
+example does.
+
+It cannot handle: ellipsis without ``orphan`` (a single remnant, as in *so did
+Mary* or sluicing, or gapped nominals annotated with plain ``conj``), about a
+third of the gold empty nodes; several elided words (GUM's copies of elided
+auxiliaries, articles and prepositions); correlates inside a complement of A
+(*I want to eat apples and you pears* aligns *pears* with A's own
+dependents); and the roles of bare nominals with no case and no order cue
+(*found the room nice and the staff kind*: *staff* is taken for a subject).
+Czech and Slovak gold graphs label remnants ``dep``; this rule deliberately
+does not.  Conjunct propagation (E's other incoming edges, conjuncts of a
+remnant) is left to the coordination rule.
 """
 
 from __future__ import annotations
@@ -191,8 +202,9 @@ def align(tree: _Tree, remnants: list[Word], correlates: list[Word]) -> list[Wor
 
     Maximises the sum of :func:`pair_score` (plus up to 0.5 for a similar
     relative position) minus 1.5 per pair of remnants whose correlates come in
-    the opposite order; a pair scoring below 0 is never
-    made, so a remnant with no compatible correlate is left unmatched (None).
+    the opposite order, by exhaustive search (greedy beyond
+    :data:`SEARCH_LIMIT`).  A pair scoring below 0 is never made, so a remnant
+    with no compatible correlate is left unmatched (None).
     """
     n, m = len(remnants), len(correlates)
     scores = [[pair_score(tree, r, c) for c in correlates] for r in remnants]
@@ -231,13 +243,13 @@ def align(tree: _Tree, remnants: list[Word], correlates: list[Word]) -> list[Wor
 def _greedy(scores: list[list[float]], correlates: list[Word]) -> list[Word | None]:
     """Best-scoring pairs first; for alignments too large to search."""
     n, m = len(scores), len(correlates)
-    pairs = sorted(((scores[i][j], -i, -j) for i in range(n) for j in range(m)), reverse=True)
+    pairs = sorted(((i, j) for i in range(n) for j in range(m)), key=lambda ij: (-scores[ij[0]][ij[1]], ij))
     out: list[Word | None] = [None] * n
     used: set[int] = set()
-    for s, i, j in pairs:
-        if s >= 0 and out[-i] is None and -j not in used:
-            out[-i] = correlates[-j]
-            used.add(-j)
+    for i, j in pairs:
+        if scores[i][j] >= 0 and out[i] is None and j not in used:
+            out[i] = correlates[j]
+            used.add(j)
     return out
 
 
@@ -270,7 +282,8 @@ def label_from_form(tree: _Tree, remnant: Word, nominal_rank: int) -> str:
         nonfinite = remnant.feat("VerbForm") in ("Inf", "Part", "Ger")
         return "xcomp" if nonfinite and not subordinated and not case else "advcl"
     if remnant.upos == "ADJ":
-        return "obl" if marked else "xcomp"
+        # A predicative adjective, unless an adposition or a semantic case makes it adverbial.
+        return "xcomp" if not marked and case in STRUCTURAL else "obl"
     if marked:
         return "obl"
     if case in ("Nom",):
