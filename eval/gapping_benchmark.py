@@ -215,23 +215,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", type=int, default=0, metavar="N", help="print up to N remnant-label errors per file")
     args = parser.parse_args(argv)
 
+    paths = [
+        (split, code, args.data / code / f"{code}-ud-{split}.conllu.xz") for split in args.split for code in args.treebank
+    ]
+    paths = [(split, code, path) for split, code, path in paths if path.exists()]
+    if not paths:
+        print(f"error: no <code>/<code>-ud-<split>.conllu.xz files for those treebanks under {args.data}", file=sys.stderr)
+        return 1
     head = "| treebank | split | gold E | pred E | detect P/R/F1 (pos) | detect P/R/F1 (clause) | remnant univ | remnant univ, gold ≠ dep | remnant full | in-edge | out-edges P/R/F1 | graph P/R/F1 | dep |"
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
     total: Counter = Counter()
     start = time.perf_counter()
-    for split in args.split:
-        for code in args.treebank:
-            path = args.data / code / f"{code}-ud-{split}.conllu.xz"
-            if not path.exists():
-                continue
-            rule = Gapping(copy_of=not args.no_copy_of, language=None if args.no_language else code)
-            enhancer = load_enhancer(code) if args.pipeline else None
-            c, show = run(path, rule, enhancer, args.show)
-            total.update(c)
-            print(row(code, split, c, args.pipeline))
-            for line in show:
-                print(f"    {code}: {line}", file=sys.stderr)
+    for split, code, path in paths:
+        rule = Gapping(copy_of=not args.no_copy_of, language=None if args.no_language else code)
+        enhancer = load_enhancer(code) if args.pipeline else None
+        c, show = run(path, rule, enhancer, args.show)
+        total.update(c)
+        print(row(code, split, c, args.pipeline))
+        for line in show:
+            print(f"    {code}: {line}", file=sys.stderr)
     print(row("**all**", "+".join(args.split), total, args.pipeline))
     print(f"\n{total['sentences']} sentences in {time.perf_counter() - start:.1f} s", file=sys.stderr)
     return 0
