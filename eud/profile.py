@@ -58,7 +58,9 @@ class Counts:
         self.relcl: Counter[str] = Counter()
         self.relcl_total = 0
         self.control_by_lemma: dict[str, Counter[str]] = {}  # matrix lemma -> xcomp got a subject or not
-        self.cc_next = Counter()  # conjunct without cc: gold borrows the next cc or not
+        self.cc_next = Counter()
+        self.fixed = Counter()  # fixed multiword markers: spelt by "lemma" or "form"
+        self.from_first = Counter()  # propagated conjunct with its own marker: gold copies the first's label?  # conjunct without cc: gold borrows the next cc or not
         self.shared: Counter[str] = Counter()  # share key -> candidates
         self.shared_hits: Counter[str] = Counter()  # share key -> shared in gold
         self.conjuncts = 0
@@ -104,6 +106,11 @@ def _count_sentence(s: Sentence, c: Counts, trials: dict) -> None:
                     style["case"] += 1
                 elif lab.startswith(f"{w.deprel}:{mark}"):
                     style["lemma"] += 1
+            k = any_rule.marker_word(ctx, w.id, ("case", "mark"))
+            if k is not None and any(words[f].deprel == "fixed" for f in ctx.children[k]):
+                for spelling, rule in (("lemma", trials[("lemma", "none", "lemma")]), ("form", trials[("lemma", "none", "form")])):
+                    spelt = rule.spell(ctx, k)
+                    c.fixed[spelling] += bool(spelt) and f":{spelt}" in lab
             for opt, rule in trials.items():
                 rule.compose = {w.deprel: opt[:2]}
                 rule.case_values = {"": frozenset({case})} if case else {}
@@ -126,6 +133,13 @@ def _count_sentence(s: Sentence, c: Counts, trials: dict) -> None:
             c.conj["subtyped" if any(lab.startswith("conj:") for lab in same) else "plain"] += 1
             first = ctx.first_conjunct(w.id)
             fw = words[first]
+            if fw.udeprel in _COMPOSABLE and fw.head is not None:
+                mine = trials[("lemma", "none", "lemma")].marker(ctx, w.id, ("case", "mark"))
+                theirs = trials[("lemma", "none", "lemma")].marker(ctx, first, ("case", "mark"))
+                gold_first = [lab for h, _, lab in g.heads((first, 0)) if h == (fw.head, 0)]
+                gold_mine = [lab for h, lab in gold if h == (fw.head, 0)]
+                if mine and theirs and mine != theirs and gold_first and gold_mine:
+                    c.from_first["yes" if gold_mine[0] == gold_first[0] else "no"] += 1
             if fw.head is not None:
                 got = any(h == (fw.head, 0) for h, _ in gold)
                 c.propagated.setdefault(fw.deprel, Counter())["yes" if got else "no"] += 1
@@ -181,7 +195,7 @@ def build(c: Counts, name: str, sources: list[str]) -> str:
         base = hits[("none", "none", "lemma")]
         if best[0][:2] != ("none", "none") and best[1] > base and total >= 3:
             compose[deprel] = best[0]
-    fixed = Counter(opt[2] for opt in compose.values()).most_common(1)[0][0] if compose else "lemma"
+    fixed = "form" if c.fixed["form"] > c.fixed["lemma"] else "lemma"
     case_values: dict[str, list[str]] = {}
     for (udeprel, case), hits in sorted(c.case_hits.items()):
         if hits >= 2 and hits >= 0.3 * c.case_seen[(udeprel, case)]:
@@ -225,6 +239,7 @@ def build(c: Counts, name: str, sources: list[str]) -> str:
         f"fixed = {_q(fixed)}",
         f"case_instead = {tlist(case_instead)}",
         f"conj_cc = {'true' if conj_cc else 'false'}",
+        f"conj_label_from_first = {'true' if c.from_first['yes'] > c.from_first['no'] else 'false'}",
         f"conj_cc_next = {'true' if c.cc_next['yes'] >= c.cc_next['no'] else 'false'}",
         f"conj_skip = {tlist(skip)}",
         f"conj_share = {tlist(share)}",

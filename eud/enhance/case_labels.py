@@ -60,9 +60,10 @@ class CaseLabels:
         self.conj_cc = profile.conj_cc
         self.conj_cc_next = profile.conj_cc_next
         self.advmod_markers = profile.advmod_markers
+        self.from_first = profile.conj_label_from_first
 
-    def marker(self, ctx: Context, i: int, udeprels: tuple[str, ...]) -> str | None:
-        """The marker word of word ``i`` spelt as a label part, or None."""
+    def marker_word(self, ctx: Context, i: int, udeprels: tuple[str, ...]) -> int | None:
+        """The marker word of word ``i``: nearest before it, else the first after it."""
         words = ctx.words
         kids = [c for c in ctx.children[i] if words[c].deprel.partition(":")[0] in udeprels]
         if not kids and self.advmod_markers and "mark" in udeprels:
@@ -74,7 +75,11 @@ class CaseLabels:
         if not kids:
             return None
         before = [c for c in kids if c < i]
-        k = before[-1] if before else kids[0]
+        return before[-1] if before else kids[0]
+
+    def spell(self, ctx: Context, k: int) -> str | None:
+        """Marker word ``k`` (with its ``fixed`` words) as a label part, or None."""
+        words = ctx.words
         marker = words[k]
         text = marker.lemma if marker.lemma != "_" else marker.form
         fixed = [c for c in ctx.children[k] if words[c].deprel == "fixed"]
@@ -83,6 +88,11 @@ class CaseLabels:
             rest = [words[c].form if self.use_form else words[c].lemma for c in fixed]
             text = "_".join([first] + rest)
         return _label_part(text)
+
+    def marker(self, ctx: Context, i: int, udeprels: tuple[str, ...]) -> str | None:
+        """The marker word of word ``i`` spelt as a label part, or None."""
+        k = self.marker_word(ctx, i, udeprels)
+        return None if k is None else self.spell(ctx, k)
 
     def compose_label(self, ctx: Context, edge: Edge) -> str | None:
         """The composed label of one edge, or None when it stays as it is."""
@@ -99,14 +109,23 @@ class CaseLabels:
         spec = self.compose.get(label)
         if spec is None:
             return None
-        marked, unmarked = spec
-        src = ctx.marker_source.get((head, dep), dep[0])
         words = ctx.words
+        src = ctx.marker_source.get((head, dep), dep[0])
+        propagated = src == dep[0] and words[src].head != head[0] and words[src].udeprel == "conj"
+        if propagated:
+            first = ctx.first_conjunct(src)
+            if self.from_first and words[first].head == head[0] and first != src:
+                # the treebank copies the first conjunct's label as it is ("v rozsahu, na úrovni")
+                return self.compose_label(ctx, Edge(head, (first, 0), label))
+        marked, unmarked = spec
         udeps = ("case", "mark")
-        mark = self.marker(ctx, src, udeps)
-        if mark is None and src == dep[0] and words[src].head != head[0] and words[src].udeprel == "conj":
-            mark = self.marker(ctx, ctx.first_conjunct(src), udeps)
+        k = self.marker_word(ctx, src, udeps)
+        if k is None and propagated:
+            k = self.marker_word(ctx, ctx.first_conjunct(src), udeps)
+        mark = None if k is None else self.spell(ctx, k)
         case = words[dep[0]].feat("Case")
+        if case is None and k is not None:
+            case = words[k].feat("Case")  # an indeclinable noun: the preposition's case
         if case is not None and case not in self.case_values.get(udeprel, self.case_values.get("", ())):
             case = None
         if mark is not None and case is not None and mark in self.case_instead:

@@ -42,6 +42,7 @@ class Profile:
     case_instead: frozenset[str] = frozenset()  # markers whose label takes the Case value instead
     fixed: str = "lemma"  # spell fixed multiword markers with "lemma" or "form"
     conj_cc: bool = False  # conj:and
+    conj_label_from_first: bool = False  # a propagated conjunct copies the first's composed label
     conj_cc_next: bool = True  # a conjunct without cc borrows the next conjunct's
     xsubj: str = "nsubj:xsubj"  # label of a controlled subject ("nsubj" when plain)
     xsubj_pass: bool = True  # nsubj:pass controller keeps :pass (nsubj:pass:xsubj)
@@ -104,6 +105,7 @@ def profile_from_dict(data: dict, name: str = "profile") -> Profile:
         case_instead=frozenset(labels.get("case_instead", ())),
         fixed=labels.get("fixed", "lemma"),
         conj_cc=bool(labels.get("conj_cc", False)),
+        conj_label_from_first=bool(labels.get("conj_label_from_first", False)),
         conj_cc_next=bool(labels.get("conj_cc_next", True)),
         xsubj=labels.get("xsubj", "nsubj:xsubj"),
         xsubj_pass=bool(labels.get("xsubj_pass", True)),
