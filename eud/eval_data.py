@@ -119,8 +119,8 @@ class ScoringFile:
         return len(self.sent_start)
 
 
-# One word as the builder takes it: FORM, LEMMA, UPOS, XPOS, FEATS, HEAD (None if "_"), DEPREL.
-Row = tuple[str, str, str, str, str, "int | None", str]
+# One word as the builder takes it: the CoNLL-U columns ID..DEPREL as strings (DEPS are passed apart).
+Row = list[str]
 
 
 class _Builder:
@@ -141,16 +141,99 @@ class _Builder:
         out = self.out
         spans = out.spans
         offset = len(out.head)
+        n = len(rows)
         out.sent_first_word.append(offset)
         out.sent_line.append(line)
         out.sent_start.append(self.index)
-        feats_cache, udeprel_cache = self._feats, self._udeprel
+        columns = list(zip(*rows))
+        forms = columns[1]
+        if tokens:
+            self._add_tokens_with_mwts(forms, tokens, where)
+        else:
+            self._add_plain_tokens(forms, where)
+        out.lemma.extend(columns[2])
+        out.upos.extend(columns[3])
+        out.xpos.extend(columns[4])
+        feats_cache = self._feats
+        for feats in columns[5]:
+            ufeats = feats_cache.get(feats)
+            if ufeats is None:
+                ufeats = feats_cache[feats] = universal_feats(feats)
+            out.feats.append(ufeats)
+        udeprel_cache = self._udeprel
+        udeprels = []
+        for deprel in columns[7]:
+            udeprel = udeprel_cache.get(deprel)
+            if udeprel is None:
+                udeprel = udeprel_cache[deprel] = deprel.partition(":")[0]
+            udeprels.append(udeprel)
+        out.deprel.extend(udeprels)
+        out.full_deprel.extend(columns[7])
+        heads = []
+        for wid, head in enumerate(columns[6], 1):
+            if head == "0":
+                heads.append(ROOT_HEAD)
+            elif head == "_":
+                raise ScoringError(f"{where}: word {wid} ({forms[wid - 1]!r}) has no HEAD; the scorer needs one")
+            else:
+                heads.append(offset + int(head) - 1)
+        out.head.extend(heads)
+        children: list[list[int]] = [[] for _ in range(n)]
+        for i, head in enumerate(heads):
+            if head >= 0 and udeprels[i] in FUNCTIONAL_DEPRELS:
+                children[head - offset].append(offset + i)
+        out.functional_children.extend(children)
+        upath = self._upath
+        levels = self.levels
+        for i, items in enumerate(deps):
+            if len(items) > 1:
+                items.sort()
+            word_deps = [(offset + h - 1 if h else ROOT_HEAD, label) for h, label in items]
+            if levels and word_deps:
+                basic = heads[i]
+                word_deps = apply_levels(
+                    word_deps, levels, word_index=i, basic_parent=basic if basic >= 0 else NO_HEAD,
+                    deprel=udeprels[i], file=out, offset=offset,
+                )
+            row = []
+            for h, label in word_deps:
+                ulabel = upath.get(label)
+                if ulabel is None:
+                    ulabel = upath[label] = universal_path(label)
+                row.append((h, label, ulabel))
+            out.deps.append(row)
+        out.sent_end.append(self.index)
+
+    def _add_plain_tokens(self, forms: tuple[str, ...], where: str) -> None:
+        """Every word is its own token."""
+        out, spans = self.out, self.out.spans
+        texts = [strip_spaces(f) for f in forms] if _SPACE.search("".join(forms)) else forms
+        index = self.index
+        starts = []
+        for wid, text in enumerate(texts, 1):
+            if not text:
+                raise ScoringError(f"{where}: empty FORM (word {wid}); the scorer needs the text")
+            starts.append(index)
+            index += len(text)
+        ends = starts[1:] + [index]
+        self.pieces.extend(texts)
+        self.index = index
+        out.token_start.extend(starts)
+        out.token_end.extend(ends)
+        spans.start.extend(starts)
+        spans.end.extend(ends)
+        spans.multi.extend([False] * len(texts))
+        spans.form.extend([t.lower() for t in texts])
+
+    def _add_tokens_with_mwts(self, forms: tuple[str, ...], tokens: dict[int, tuple[int, str]], where: str) -> None:
+        """Words and multiword tokens; the words of a multiword token share its span."""
+        out, spans = self.out, self.out.spans
         token_last = token_start = token_end = 0
         index = self.index
         multi = False
-        for wid, (form, lemma, upos, xpos, feats, head, deprel) in enumerate(rows, 1):
+        for wid, form in enumerate(forms, 1):
             if wid > token_last:
-                token = tokens.get(wid) if tokens else None
+                token = tokens.get(wid)
                 text = strip_spaces(token[1] if token is not None else form)
                 if not text:
                     raise ScoringError(f"{where}: empty FORM (word {wid}); the scorer needs the text")
@@ -172,48 +255,7 @@ class _Builder:
             spans.end.append(token_end)
             spans.multi.append(multi)
             spans.form.append(lowered)
-            out.upos.append(upos)
-            out.xpos.append(xpos)
-            ufeats = feats_cache.get(feats)
-            if ufeats is None:
-                ufeats = feats_cache[feats] = universal_feats(feats)
-            out.feats.append(ufeats)
-            out.lemma.append(lemma)
-            udeprel = udeprel_cache.get(deprel)
-            if udeprel is None:
-                udeprel = udeprel_cache[deprel] = deprel.partition(":")[0]
-            out.deprel.append(udeprel)
-            out.full_deprel.append(deprel)
-            if head is None:
-                raise ScoringError(f"{where}: word {wid} ({form!r}) has no HEAD; the scorer needs one")
-            out.head.append(offset + head - 1 if head else ROOT_HEAD)
-            out.functional_children.append([])
         self.index = index
-        n = len(rows)
-        heads, udeprels, children = out.head, out.deprel, out.functional_children
-        for i in range(offset, offset + n):
-            head = heads[i]
-            if head >= 0 and udeprels[i] in FUNCTIONAL_DEPRELS:
-                children[head].append(i)
-        upath = self._upath
-        for i, items in enumerate(deps):
-            if len(items) > 1:
-                items.sort()
-            word_deps = [(offset + h - 1 if h else ROOT_HEAD, label) for h, label in items]
-            if self.levels and word_deps:
-                basic = heads[offset + i]
-                word_deps = apply_levels(
-                    word_deps, self.levels, word_index=i, basic_parent=basic if basic >= 0 else NO_HEAD,
-                    deprel=udeprels[offset + i], file=out, offset=offset,
-                )
-            row = []
-            for h, label in word_deps:
-                ulabel = upath.get(label)
-                if ulabel is None:
-                    ulabel = upath[label] = universal_path(label)
-                row.append((h, label, ulabel))
-            out.deps.append(row)
-        out.sent_end.append(index)
 
     def add_sentence(self, sentence: Sentence) -> None:
         """Add a sentence object (its empty nodes are collapsed here)."""
@@ -227,7 +269,10 @@ class _Builder:
         for head, dep, label in edges:
             if dep[1] == 0 and 1 <= dep[0] <= n and head[1] == 0:
                 deps[dep[0] - 1].append((head[0], label))
-        rows = [(w.form, w.lemma, w.upos, w.xpos, w.feats, w.head, w.deprel) for w in sentence.words]
+        rows = [
+            [str(w.id), w.form, w.lemma, w.upos, w.xpos, w.feats, "_" if w.head is None else str(w.head), w.deprel]
+            for w in sentence.words
+        ]
         tokens = {t.first: (t.last, t.form) for t in sentence.tokens}
         self.add(rows, tokens, deps, sentence.where(), sentence.line or 0)
 
@@ -252,7 +297,6 @@ class _Unusual(Exception):
 def _fast_block(lines: list[str]) -> tuple[list[Row], dict[int, tuple[int, str]], list[list[tuple[int, str]]]]:
     rows: list[Row] = []
     tokens: dict[int, tuple[int, str]] = {}
-    cells: list[str] = []
     token_end = 0
     for line in lines:
         if line[0] == "#":
@@ -264,13 +308,7 @@ def _fast_block(lines: list[str]) -> tuple[list[Row], dict[int, tuple[int, str]]
             raise _Unusual
         ident = cols[0]
         if ident.isdigit():
-            if int(ident) != len(rows) + 1:
-                raise _Unusual
-            head = cols[6]
-            if head != "_" and not head.isdigit():
-                raise _Unusual
-            rows.append((cols[1], cols[2], cols[3], cols[4], cols[5], None if head == "_" else int(head), cols[7]))
-            cells.append(cols[8])
+            rows.append(cols)
         else:
             first, dash, last = ident.partition("-")
             if not dash or int(first) != len(rows) + 1 or int(last) <= int(first) or int(first) <= token_end:
@@ -280,19 +318,19 @@ def _fast_block(lines: list[str]) -> tuple[list[Row], dict[int, tuple[int, str]]
     n = len(rows)
     if not n or token_end > n:
         raise _Unusual
-    for row in rows:
-        if row[5] is not None and not 0 <= row[5] <= n:
-            raise _Unusual
     deps: list[list[tuple[int, str]]] = []
-    for cell in cells:
+    for wid, cols in enumerate(rows, 1):
+        head = cols[6]
+        if int(cols[0]) != wid or (head != "_" and not (head.isdigit() and int(head) <= n)):
+            raise _Unusual
+        cell = cols[8]
         items: list[tuple[int, str]] = []
         if cell != "_":
             for item in cell.split("|"):
                 head_s, colon, label = item.partition(":")
-                head = int(head_s)
-                if not colon or not label or not 0 <= head <= n or not head_s.isdigit():
+                if not colon or not label or not head_s.isdigit() or int(head_s) > n:
                     raise _Unusual
-                items.append((head, label))
+                items.append((int(head_s), label))
             if len(items) > 1:
                 # A repeated DEPS entry is one edge, as in the graph model and the official collapse step.
                 items = list(dict.fromkeys(items))

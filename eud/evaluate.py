@@ -24,10 +24,13 @@ from __future__ import annotations
 
 import argparse
 import bisect
+import contextlib
+import gc
 import json
 import os
 import sys
 from dataclasses import dataclass, field
+from typing import Iterator
 
 from eud.align import align_words, first_difference
 from eud.conllu import ConlluError
@@ -108,9 +111,23 @@ def evaluate_files(
     gold_path: str | os.PathLike, system_path: str | os.PathLike, *, enhancements: str = "", extras: bool = True
 ) -> Evaluation:
     """Score a system file against gold; ``enhancements`` are official ``--enhancements`` digits (``"0"``: all)."""
-    gold = load_file(gold_path, enhancements)
-    system = load_file(system_path, enhancements)
-    return evaluate_loaded(gold, system, extras=extras)
+    with _gc_paused():
+        gold = load_file(gold_path, enhancements)
+        system = load_file(system_path, enhancements)
+        return evaluate_loaded(gold, system, extras=extras)
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector: loading makes millions of small acyclic objects,
+    and collections triggered by them cost a third of the run time."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def macro_average(evaluations: list[Evaluation]) -> dict[str, dict[str, float]]:
