@@ -78,10 +78,8 @@ def _align_lcs(gold_forms: list[str], system_forms: list[str]) -> list[tuple[int
         form = gold_forms[g]
         for s in range(m - 1, -1, -1):
             best = below[s + 1] + 1 if form == system_forms[s] else 0
-            if below[s] > best:
-                best = below[s]
-            if row[s + 1] > best:
-                best = row[s + 1]
+            best = max(best, below[s])
+            best = max(best, row[s + 1])
             row[s] = best
     pairs = []
     g = s = 0

@@ -110,21 +110,31 @@ def classify(file: ScoringFile, dep: int, head: int, label: str) -> str:
             return "case-marked"
     if label == "ref" or label.startswith("ref:"):
         return "relative-clause"
-    if head >= 0 and file.head[head] >= 0 and (":relcl" in file.full_deprel[head] or file.full_deprel[head] == "acl"):
-        if _first_conjunct(file, file.head[head]) == _first_conjunct(file, dep):
-            return "relative-clause"
+    if (
+        head >= 0
+        and file.head[head] >= 0
+        and (":relcl" in file.full_deprel[head] or file.full_deprel[head] == "acl")
+        and _first_conjunct(file, file.head[head]) == _first_conjunct(file, dep)
+    ):
+        return "relative-clause"
     universal = label.partition(":")[0]
     if ":xsubj" in label or (head >= 0 and file.deprel[head] == "xcomp" and universal in ("nsubj", "csubj")):
         return "controlled-subject"
-    if file.deprel[dep] == "conj" and basic_head >= 0:
-        first = _first_conjunct(file, dep)
-        if head == file.head[first] and head != basic_head:
-            return "coord-shared-parent"
-    if head >= 0 and basic_head >= 0 and head != basic_head:
-        if _first_conjunct(file, head) == _first_conjunct(file, basic_head) and (
-            file.deprel[head] == "conj" or file.deprel[basic_head] == "conj"
-        ):
-            return "coord-shared-dependent"
+    if (
+        file.deprel[dep] == "conj"
+        and basic_head >= 0
+        and head != basic_head
+        and head == file.head[_first_conjunct(file, dep)]
+    ):
+        return "coord-shared-parent"
+    if (
+        head >= 0
+        and basic_head >= 0
+        and head != basic_head
+        and (file.deprel[head] == "conj" or file.deprel[basic_head] == "conj")
+        and _first_conjunct(file, head) == _first_conjunct(file, basic_head)
+    ):
+        return "coord-shared-dependent"
     return "other"
 
 

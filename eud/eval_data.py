@@ -30,8 +30,8 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from eud.align import WordSpans
 from eud.collapse import collapsed_edges
@@ -139,7 +139,6 @@ class _Builder:
             where: str, line: int) -> None:
         """Add one sentence: word rows, multiword tokens (first → (last, form)), DEPS per word (collapsed)."""
         out = self.out
-        spans = out.spans
         offset = len(out.head)
         n = len(rows)
         out.sent_first_word.append(offset)
@@ -350,8 +349,7 @@ def read_for_scoring(path: str | os.PathLike, levels: str = "") -> ScoringFile:
             pass
         raise
     label = "<stdin>" if name == "-" else name
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = text.removeprefix("\ufeff")
     builder = _Builder(label, levels)
     lines = text.split("\n")
     if lines and lines[-1] == "":

@@ -29,14 +29,14 @@ import gc
 import json
 import os
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator
 
 from eud.align import align_words, first_difference
 from eud.conllu import ConlluError
+from eud.enhancement_types import TypeScore
 from eud.eval_data import ScoringError, ScoringFile, read_for_scoring
 from eud.eval_levels import LEVELS
-from eud.enhancement_types import TypeScore
 from eud.metrics import METRICS, Score, official_scores
 
 # Rows of the table, as udeval prints them.
@@ -172,8 +172,13 @@ def format_extras(evaluation: Evaluation, *, counts: bool = False) -> str:
     """The scores beyond the official ones, in tables like the official one."""
     lines = []
     if evaluation.by_type:
-        lines += ["", "ELAS by enhancement type (recall: gold edges typed by the gold tree; "
-                  "precision: system edges typed by the system tree)"]
+        lines += [
+            "",
+            (
+                "ELAS by enhancement type (recall: gold edges typed by the gold tree; "
+                "precision: system edges typed by the system tree)"
+            ),
+        ]
         if counts:
             lines.append("Type                   |      Gold | GoldRight |    System | SysRight")
         else:

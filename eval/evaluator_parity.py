@@ -36,7 +36,7 @@ from eud.collapse import collapse_empty_nodes
 from eud.conllu import format_sentence, parse_conllu, read_conllu, write_conllu
 from eud.eval_data import read_for_scoring
 from eud.evaluate import evaluate_loaded
-from eud.graph import EmptyNode, Edge, EnhancedGraph, MultiwordToken, Sentence, Word
+from eud.graph import EmptyNode, EnhancedGraph, MultiwordToken, Sentence, Word
 
 SHARED_UD = Path(__file__).resolve().parents[2] / "shared" / "data" / "ud"
 METRIC_NAMES = (
@@ -53,7 +53,7 @@ ELABELS = ("nsubj", "nsubj:xsubj", "nsubj:pass", "obj", "obl:in", "obl", "nmod:o
 class _W:
     """A word during perturbation: its columns and a reference to its head word (None: root)."""
 
-    __slots__ = ("word", "head")
+    __slots__ = ("head", "word")
 
     def __init__(self, word: Word, head: _W | None) -> None:
         self.word = word
@@ -63,7 +63,7 @@ class _W:
 class _E:
     """An empty node during perturbation, placed after a word (None: before the first)."""
 
-    __slots__ = ("empty", "after")
+    __slots__ = ("after", "empty")
 
     def __init__(self, empty: EmptyNode, after: _W | None) -> None:
         self.empty = empty

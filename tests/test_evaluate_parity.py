@@ -58,7 +58,7 @@ def test_perturbation_keeps_text_and_changes_things():
     files = _subset_files()
     if not files:
         pytest.skip("shared UD data not found")
-    path = [p for p in files if p.name.startswith("it_isdt")][0]
+    path = next(p for p in files if p.name.startswith("it_isdt"))
     gold_sentences, systems = parity.systems_for(path)
     gold = parity.eud_load(gold_sentences)
     system = parity.eud_load(systems["perturbed"])
