@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
+import lzma
+import shutil
 from pathlib import Path
 
 import pytest
+from conftest import needs_shared, shared_files
 
 from eud.conllu import parse_conllu
 from eud.graph import EmptyNode, Sentence, Word
@@ -201,3 +205,49 @@ def test_check_file_yields_sentences_with_their_lines() -> None:
     checked = list(check_file(str(FIXTURES / "validate_graph.conllu")))
     assert [c.line for c in checked] == [1, 6, 14, 24]
     assert all(c.sentence is not None and c.error is None for c in checked)
+
+
+# -- agreement with udvalidate ------------------------------------------------------
+
+UDVALIDATE = shutil.which("udvalidate")
+
+
+def _agreement_module():
+    """eval/validate_agreement.py, imported from its path (eval/ is not a package)."""
+    path = Path(__file__).resolve().parents[1] / "eval" / "validate_agreement.py"
+    spec = importlib.util.spec_from_file_location("validate_agreement", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.skipif(UDVALIDATE is None, reason="udvalidate (udtools) is not installed")
+def test_agreement_on_fixtures() -> None:
+    agreement = _agreement_module()
+    for name, expected in EXPECTED.items():
+        row = agreement.compare(FIXTURES / name)
+        assert not row["only_eud"] and not row["only_udvalidate"], (name, row)
+        assert sorted(testid for _, testid in row["udvalidate"].elements()) == sorted(t for _, t in expected)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(UDVALIDATE is None, reason="udvalidate (udtools) is not installed")
+@pytest.mark.parametrize("pattern", ["en_ewt/en_ewt-ud-dev.conllu.xz", "lv_lvtb/lv_lvtb-ud-dev.conllu.xz"])
+def test_agreement_on_shared_files_clean_and_corrupted(pattern: str, tmp_path: Path) -> None:
+    paths = shared_files(pattern)
+    needs_shared(paths)
+    agreement = _agreement_module()
+    plain = tmp_path / "plain.conllu"
+    with lzma.open(paths[0], "rb") as src:
+        plain.write_bytes(src.read())
+    row = agreement.compare(plain)
+    assert not row["eud"] and not row["udvalidate"]  # released treebanks are valid
+    broken = tmp_path / "broken.conllu"
+    agreement.corrupt_file(plain, broken, seed=4)
+    row = agreement.compare(broken)
+    assert sum(row["udvalidate"].values()) > 100  # the corruption really broke things
+    assert not row["only_eud"] and not row["only_udvalidate"], row
+    fixed = tmp_path / "fixed.conllu"
+    assert main(["--fix", "-q", "-o", str(fixed), str(broken)]) == 0
+    assert not agreement.compare(fixed)["udvalidate"]
