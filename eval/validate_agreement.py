@@ -38,7 +38,7 @@ from pathlib import Path
 
 from eud.conllu import read_conllu
 from eud.repair import repair_sentence
-from eud.validate import ENHANCED_TESTIDS, check_sentence
+from eud.validate import ENHANCED_TESTIDS, check_file, check_sentence
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_UD = REPO.parent / "shared" / "data" / "ud"
@@ -212,6 +212,41 @@ def _plain(path: Path, folder: Path) -> Path:
     return target
 
 
+def repair_recovery(gold: Path, broken: Path) -> Counter[str]:
+    """Edge counts on the corrupted sentences: gold, as broken (read as --fix reads them), and after repair."""
+    counts: Counter[str] = Counter()
+    gold_blocks = gold.read_text(encoding="utf-8").split("\n\n")
+    broken_blocks = broken.read_text(encoding="utf-8").split("\n\n")
+    changed = {i for i, (a, b) in enumerate(zip(gold_blocks, broken_blocks)) if a != b}
+    golds = list(read_conllu(gold))
+    for i, checked in enumerate(check_file(str(broken), salvage=True)):
+        if i not in changed:
+            continue
+        counts["sentences"] += 1
+        truth = golds[i].enhanced.edges()
+        counts["gold"] += len(truth)
+        if checked.sentence is None:
+            counts["unreadable"] += 1
+            continue
+        before = checked.sentence.enhanced.edges()
+        repair_sentence(checked.sentence)
+        after = checked.sentence.enhanced.edges()
+        counts["broken"] += len(before)
+        counts["broken_correct"] += len(before & truth)
+        counts["repaired"] += len(after)
+        counts["repaired_correct"] += len(after & truth)
+    return counts
+
+
+def fix_then_udvalidate(broken: Path, folder: Path) -> tuple[int, int]:
+    """Run ``eud validate --fix`` on a broken file; udvalidate's enhanced-graph and other L2 findings on the result."""
+    fixed = folder / f"fixed-{broken.name}"
+    subprocess.run([sys.executable, "-m", "eud", "validate", "--fix", "-q", "-o", str(fixed), str(broken)], check=False)
+    enhanced, other, _ = udvalidate(fixed, sentence_starts(fixed))
+    fixed.unlink()
+    return sum(enhanced.values()), sum(other.values())
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print one row per file and the totals; exit 1 if the validators disagree anywhere."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -221,31 +256,39 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     files = args.files or sorted(SHARED_UD.glob("*/*.conllu.xz")) + sorted(FIXTURES.glob("validate_*.conllu"))
     totals: Counter[str] = Counter()
-    disagreements = 0
+    recovery: Counter[str] = Counter()
+    disagreements = failed_fixes = 0
     speed_words, speed_check, speed_repair = 0, 0.0, 0.0
-    print("| file | sentences | eud | udvalidate | agree | other udvalidate L2 (out of scope) | eud s | udvalidate s |")
-    print("|---|---:|---:|---:|---|---|---:|---:|")
+    header = "| file | sentences | eud | udvalidate | agree | other udvalidate L2 (out of scope) | eud s | udvalidate s |"
+    if args.corrupt:
+        header += " udvalidate on --fix output (enhanced / other) |"
+    print(header)
+    print("|---|---:|---:|---:|---|---|---:|---:|" + ("---|" if args.corrupt else ""))
     with tempfile.TemporaryDirectory(prefix="eud-agree-") as tmp:
         for original in files:
-            path = _plain(original, Path(tmp))
+            plain = _plain(original, Path(tmp))
+            path = plain
             if args.corrupt:
-                broken = Path(tmp) / f"corrupted-{original.name.removesuffix('.xz')}"
-                corrupt_file(path, broken, args.seed)
-                if path != original:
-                    path.unlink()
-                path = broken
+                path = Path(tmp) / f"corrupted-{original.name.removesuffix('.xz')}"
+                corrupt_file(plain, path, args.seed)
             row = compare(path)
             agree = not row["only_eud"] and not row["only_udvalidate"]
             disagreements += not agree
             other = ", ".join(f"{k} {v}" for k, v in sorted(row["udvalidate_other"].items())) or "-"
-            print(
-                f"| {'corrupted ' if args.corrupt else ''}{original.name} | {row['sentences']} | {sum(row['eud'].values())} | "
-                f"{sum(row['udvalidate'].values())} | {'yes' if agree else 'NO'} | {other} | "
-                f"{row['eud_seconds']:.1f} | {row['udvalidate_seconds']:.1f} |"
+            line = (
+                f"| {'corrupted ' if args.corrupt else ''}{original.name} | {row['sentences']} | "
+                f"{sum(row['eud'].values())} | {sum(row['udvalidate'].values())} | {'yes' if agree else 'NO'} | "
+                f"{other} | {row['eud_seconds']:.1f} | {row['udvalidate_seconds']:.1f} |"
             )
+            if args.corrupt:
+                enhanced_left, other_left = fix_then_udvalidate(path, Path(tmp))
+                failed_fixes += enhanced_left > 0
+                line += f" {enhanced_left} / {other_left} |"
+                recovery += repair_recovery(plain, path)
+            print(line, flush=True)
             for label in ("only_eud", "only_udvalidate"):
-                for (line, testid), count in sorted(row[label].items()):
-                    print(f"|   {label}: sentence at line {line}: {testid} ×{count} |", file=sys.stderr)
+                for (start, testid), count in sorted(row[label].items()):
+                    print(f"|   {label}: sentence at line {start}: {testid} ×{count} |", file=sys.stderr)
             if row["count_differs"]:
                 print(f"|   same findings, different counts in {row['count_differs']} sentences |", file=sys.stderr)
             if row["eud_other"]:
@@ -255,22 +298,31 @@ def main(argv: list[str] | None = None) -> int:
             totals["eud"] += sum(row["eud"].values())
             totals["udvalidate"] += sum(row["udvalidate"].values())
             if original.parent.parent == SHARED_UD and not args.corrupt:
-                words, check, repair = hot_path_speed(path)
+                words, check, repair = hot_path_speed(plain)
                 speed_words += words
                 speed_check += check * words
                 speed_repair += repair * words
-            if path != original:
-                path.unlink()
+            for temporary in {plain, path} - {original}:
+                temporary.unlink()
     print(
         f"\n{totals['files']} files, {totals['sentences']} sentences: eud found {totals['eud']} enhanced-graph "
         f"problems, udvalidate {totals['udvalidate']}; files where they disagree: {disagreements}"
     )
+    if args.corrupt:
+        r = recovery
+        print(
+            f"--fix output: files with enhanced-graph findings left by udvalidate: {failed_fixes}; "
+            f"on the {r['sentences']} corrupted sentences ({r['gold']} gold edges, {r['unreadable']} unreadable even "
+            f"for --fix): gold edges present as broken {r['broken_correct']} of {r['broken']} edges, "
+            f"after repair {r['repaired_correct']} of {r['repaired']} "
+            f"(recall {r['broken_correct'] / max(r['gold'], 1):.4f} -> {r['repaired_correct'] / max(r['gold'], 1):.4f})"
+        )
     if speed_words:
         print(
-            f"hot path (CPU time) on {speed_words} shared-data words: check_sentence {speed_check / speed_words:.2f} µs/word, "
-            f"repair_sentence {speed_repair / speed_words:.2f} µs/word"
+            f"hot path (CPU time) on {speed_words} shared-data words: check_sentence "
+            f"{speed_check / speed_words:.2f} µs/word, repair_sentence {speed_repair / speed_words:.2f} µs/word"
         )
-    return 1 if disagreements else 0
+    return 1 if disagreements or failed_fixes else 0
 
 
 if __name__ == "__main__":
