@@ -355,9 +355,14 @@ def _blocks(path: str) -> Iterator[tuple[int, list[str]]]:
     """Yield (first line number, lines) for each sentence of a (possibly compressed) file."""
     block: list[str] = []
     first = 0
-    with open_text(path) as stream:
-        for number, line in enumerate(stream, 1):
-            line = line.rstrip("\n")
+    name = "<stdin>" if path == "-" else path
+    with open_text(path) as text:
+        # Bytes, decoded line by line, so that bad UTF-8 is reported with its line.
+        for number, raw in enumerate(text.buffer, 1):
+            try:
+                line = raw.decode("utf-8").rstrip("\n")
+            except UnicodeDecodeError:
+                raise ConlluError(name, number, "invalid UTF-8") from None
             if number == 1:
                 line = line.removeprefix("\ufeff")
             if line:

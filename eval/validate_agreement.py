@@ -109,8 +109,10 @@ def eud_validate(path: Path, starts: list[int]) -> tuple[Findings, Counter[str],
             enhanced[(_sentence_of(starts, int(match.group(1))), testid)] += 1
         else:
             other[testid] += 1
-    if result.returncode not in (0, 1):
-        raise SystemExit(f"eud validate failed on {path}: {result.stderr.strip()}")
+    # A crash must not pass for "no findings": the summary line proves the whole file was read.
+    summary = re.search(r"eud validate: (\d+) sentences", result.stderr)
+    if result.returncode not in (0, 1) or summary is None or int(summary.group(1)) != len(starts):
+        raise SystemExit(f"eud validate failed on {path}: {result.stderr.strip()[-2000:]}")
     return enhanced, other, time.perf_counter() - began
 
 

@@ -251,3 +251,20 @@ def test_agreement_on_shared_files_clean_and_corrupted(pattern: str, tmp_path: P
     fixed = tmp_path / "fixed.conllu"
     assert main(["--fix", "-q", "-o", str(fixed), str(broken)]) == 0
     assert not agreement.compare(fixed)["udvalidate"]
+
+
+def test_bad_utf8_named_with_its_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.conllu"
+    bad.write_bytes(b"1\tKim\tKim\tX\t_\t_\t0\troot\t0:root\t_\n\n1\tK\xff\tK\tX\t_\t_\t0\troot\t0:root\t_\n\n")
+    assert main([str(bad)]) == 1
+    assert f"{bad}:3: invalid UTF-8" in capsys.readouterr().err
+
+
+def test_compressed_input_and_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    packed = tmp_path / "graph.conllu.xz"
+    packed.write_bytes(lzma.compress((FIXTURES / "validate_graph.conllu").read_bytes()))
+    code, out, _ = run(capsys, str(packed))
+    assert code == 1 and found(out) == sorted(EXPECTED["validate_graph.conllu"])
+    fixed = tmp_path / "fixed.conllu.gz"
+    assert main(["--fix", "-q", "-o", str(fixed), str(packed)]) == 0
+    assert main([str(fixed)]) == 0
