@@ -208,3 +208,32 @@ def test_align_matches_brute_force() -> None:
             and (value := _objective(tree, remnants, correlates, choice)) is not None
         )
         assert _objective(tree, remnants, correlates, got_choice) == pytest.approx(best)
+
+
+def test_random_trees_give_valid_graphs() -> None:
+    """Parser-like garbage (orphans under orphans, orphans of the root's child...) never breaks the graph."""
+    from eud.graph import Sentence, Word
+    from eud.validate import check_sentence
+
+    rng = random.Random(11)
+    upos = ["NOUN", "PRON", "VERB", "ADV", "ADJ", "ADP", "CCONJ", "PUNCT", "AUX"]
+    deprels = ["nsubj", "obj", "obl", "advmod", "conj", "orphan", "orphan", "cc", "punct", "case", "det", "dep"]
+    for _ in range(1500):
+        n = rng.randint(2, 10)
+        order = rng.sample(range(1, n + 1), n)
+        heads = {order[0]: 0}
+        for k, w in enumerate(order[1:], 1):
+            heads[w] = order[rng.randrange(k)]
+        words = [
+            Word(i, f"w{i}", f"l{i}", rng.choice(upos), "_", rng.choice(["_", "Case=Nom", "Case=Acc"]),
+                 heads[i], "root" if heads[i] == 0 else rng.choice(deprels))
+            for i in range(1, n + 1)
+        ]
+        sentence = Sentence(words=words)
+        enhance(sentence, language=rng.choice([None, "lv", "en_ewt", "nl", "fi"]))
+        assert check_sentence(sentence) == []
+        for head, dep, label in sentence.enhanced:
+            assert label != "orphan" and not (head[1] and label == "dep")
+        orphans = [w for w in words if w.deprel == "orphan"]
+        if orphans:
+            assert sentence.empty_nodes

@@ -318,13 +318,39 @@ class Gapping:
     def apply(self, sentence: Sentence) -> None:
         """Rewrite ``sentence.enhanced`` (a copy of the basic tree) for every gapped clause."""
         words = sentence.words
-        promoted = sorted({w.head for w in words if w.deprel == "orphan" and w.head})
-        if not promoted:
+        # Group the orphans by the clause they belong to: their head, or for an
+        # orphan under an orphan (parser output), the first non-orphan above.
+        groups: dict[int, list[Word]] = {}
+        for w in words:
+            if w.deprel == "orphan" and w.head:
+                groups.setdefault(self._clause_head(words, w), []).append(w)
+        groups.pop(0, None)
+        if not groups:
             return
         tree = _Tree(sentence)
         restored: dict[int, NodeId] = {}
-        for p in promoted:
-            restored[p] = self._restore(tree, words[p - 1], restored)
+        # Outer clauses first, so that an inner one can hang from their empty node.
+        for p in sorted(groups, key=lambda i: (self._depth(words, i), i)):
+            restored[p] = self._restore(tree, words[p - 1], groups[p], restored)
+
+    @staticmethod
+    def _clause_head(words: list[Word], w: Word) -> int:
+        """The promoted remnant an orphan belongs to (0 if the chain runs out)."""
+        head = w.head or 0
+        seen = {w.id}
+        while head and words[head - 1].deprel == "orphan" and head not in seen:
+            seen.add(head)
+            head = words[head - 1].head or 0
+        return head
+
+    @staticmethod
+    def _depth(words: list[Word], i: int) -> int:
+        """How many heads lie between word ``i`` and the root (bounded, for broken trees)."""
+        depth = 0
+        while i and depth <= len(words):
+            i = words[i - 1].head or 0
+            depth += 1
+        return depth
 
     def _antecedent(self, tree: _Tree, head: Word) -> Word | None:
         """The pronounced predicate whose dependents are the correlates (None if none)."""
@@ -339,12 +365,15 @@ class Gapping:
             head = tree.sentence.words[head.head - 1]
         return head
 
-    def _restore(self, tree: _Tree, p: Word, restored: dict[int, NodeId]) -> NodeId:
+    def _restore(self, tree: _Tree, p: Word, orphans: list[Word], restored: dict[int, NodeId]) -> NodeId:
         sentence = tree.sentence
         words = sentence.words
         graph = sentence.enhanced
         parent: NodeId = (p.head or 0, 0)
-        if parent[0] in restored:
+        # A gapped clause under another gapped clause's remnant hangs from that
+        # clause's empty node when the remnant passed it on (conj, clausal relations).
+        if parent[0] in restored and (p.udeprel == "conj" or self._moves(p, words[parent[0] - 1])):
+            graph.discard(restored[parent[0]], p.node, p.deprel)
             parent = restored[parent[0]]
         source = None
         if p.udeprel == "conj" and p.head:
@@ -357,7 +386,6 @@ class Gapping:
                 columns["misc"] = f"CopyOf={source.id}"
         else:
             columns["upos"] = "VERB"
-        orphans = [words[c - 1] for c in tree.children[p.id] if words[c - 1].deprel == "orphan"]
         remnants = sorted([p] + orphans, key=lambda w: w.id)
         labels, matched = self._labels(tree, remnants, source)
         after = self._place(tree, remnants, p, source, matched)
@@ -371,13 +399,11 @@ class Gapping:
 
         for r in remnants:
             if r is not p:
-                graph.discard(p.node, r.node, "orphan")
+                graph.discard((r.head or 0, 0), r.node, "orphan")
             graph.add(empty, r.node, labels[r.id])
         for c in tree.children[p.id]:
             child = words[c - 1]
-            # A verb conjoined to a nominal remnant is conjoined to the elided verb.
-            verb_conj = child.udeprel == "conj" and pos_class(child) == "V" and pos_class(p) != "V"
-            if child.deprel != "orphan" and (child.udeprel in CLAUSAL or verb_conj):
+            if child.deprel != "orphan" and self._moves(child, p):
                 if child.udeprel == "punct" and not style.punct:
                     continue
                 if not style.keep:
@@ -439,6 +465,14 @@ class Gapping:
         while end + 1 < limit and words[end].upos == "PUNCT" and words[end].form in VERB_PUNCT:
             end += 1
         return end
+
+    @staticmethod
+    def _moves(child: Word, remnant: Word) -> bool:
+        """Whether a dependent of the promoted remnant belongs to the elided predicate instead."""
+        if child.udeprel in CLAUSAL:
+            return True
+        # A verb conjoined to a nominal remnant is conjoined to the elided verb.
+        return child.udeprel == "conj" and pos_class(child) == "V" and pos_class(remnant) != "V"
 
     @staticmethod
     def _verbal(tree: _Tree, word: Word) -> bool:
