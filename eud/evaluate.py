@@ -46,12 +46,12 @@ ENHANCED_METRICS = METRICS[13:]
 
 @dataclass
 class Evaluation:
-    """The scores of one gold/system pair (or a macro average of several)."""
+    """The scores of one gold/system pair."""
 
     gold_path: str
     system_path: str
     scores: dict[str, Score] = field(default_factory=dict)
-    # ELAS by enhancement type of the gold edge: type -> Score (see eud.enhancement_types).
+    # ELAS by enhancement type: type -> TypeScore (see eud.enhancement_types).
     by_type: dict[str, TypeScore] = field(default_factory=dict)
     # Empty nodes before collapsing: "EmptyNodes", "EmptyEdges", ... -> Score.
     empty_nodes: dict[str, Score] = field(default_factory=dict)

@@ -352,12 +352,16 @@ _LEVEL_KEYS = {
 }
 
 
-def official_load(sentences: list[Sentence], enhancements: str = "0"):
-    """udeval's representation of sentences written with their empty nodes collapsed (in-process)."""
+def collapsed_text(sentences: list[Sentence]) -> str:
+    """The sentences written with their empty nodes collapsed: what the official scorer reads."""
+    return "".join(format_sentence(collapse_empty_nodes(s) if s.empty_nodes else s) for s in sentences)
+
+
+def official_load(collapsed: str, enhancements: str = "0"):
+    """udeval's representation of a collapsed text (in-process)."""
     from udtools import udeval
 
     treebank_type = {k: int(v in enhancements) for k, v in _LEVEL_KEYS.items()}
-    collapsed = "".join(format_sentence(collapse_empty_nodes(s) if s.empty_nodes else s) for s in sentences)
     return udeval.load_conllu(io.StringIO(collapsed), "collapsed", treebank_type)
 
 
@@ -370,12 +374,9 @@ def official_counts(gold, system) -> dict[str, tuple]:
             for m in METRIC_NAMES}
 
 
-def eud_load(sentences: list[Sentence], enhancements: str = "0"):
-    """eud's scoring view of uncollapsed sentences, read back from a file as ``eud evaluate`` reads it."""
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "input.conllu"
-        write_conllu(sentences, path)
-        return read_for_scoring(path, enhancements)
+def eud_load(path: Path, enhancements: str = "0"):
+    """eud's scoring view of an uncollapsed file, read as ``eud evaluate`` reads it."""
+    return read_for_scoring(path, enhancements)
 
 
 def eud_counts(gold, system) -> dict[str, tuple]:
@@ -398,14 +399,21 @@ def compare_file(path: Path, levels_list: tuple[str, ...] = ("0",), seed: int = 
     """(system, levels, differences) for both systems of one gold file; no differences means parity."""
     gold, systems = systems_for(path, seed)
     out = []
-    for levels in levels_list:
-        official_gold = official_load(gold, levels)
-        eud_gold = eud_load(gold, levels)
-        for name, system in systems.items():
-            ours = eud_counts(eud_gold, eud_load(system, levels))
-            theirs = official_counts(official_gold, official_load(system, levels))
-            diffs = [f"{m}: eud {ours[m]} udeval {theirs[m]}" for m in METRIC_NAMES if ours[m] != theirs[m]]
-            out.append((name, levels, diffs))
+    with tempfile.TemporaryDirectory() as tmp:
+        files = {}
+        for name, sentences in systems.items():
+            files[name] = Path(tmp) / f"{name}.conllu"
+            write_conllu(sentences, files[name])
+        collapsed = {name: collapsed_text(sentences) for name, sentences in systems.items()}
+        gold_collapsed = collapsed_text(gold)
+        for levels in levels_list:
+            official_gold = official_load(gold_collapsed, levels)
+            eud_gold = eud_load(path, levels)
+            for name in systems:
+                ours = eud_counts(eud_gold, eud_load(files[name], levels))
+                theirs = official_counts(official_gold, official_load(collapsed[name], levels))
+                diffs = [f"{m}: eud {ours[m]} udeval {theirs[m]}" for m in METRIC_NAMES if ours[m] != theirs[m]]
+                out.append((name, levels, diffs))
     return out
 
 
