@@ -6,6 +6,7 @@ import itertools
 import random
 import shutil
 import subprocess
+import time
 import warnings
 from pathlib import Path
 
@@ -281,3 +282,36 @@ def test_random_repairs_pass_udvalidate(tmp_path: Path) -> None:
             out.write(format_sentence(sentence))
     assert_udvalidate_passes(path)
 
+
+
+def test_degenerate_inputs_still_end_valid() -> None:
+    # An empty node beyond the last word, edges to nodes that do not exist, no basic heads at all.
+    sentence = random_sentence(random.Random(3), 3, 0, 0)
+    sentence.add_empty_node(3)
+    sentence.empty_nodes[0].major = 9
+    sentence.enhanced.add((2, 0), (9, 1), "conj")
+    sentence.enhanced.add((2, 0), (4, 2), "obj")
+    done = repair_sentence(sentence)
+    assert "moved empty node 9.1 after word 3" in done
+    assert [e.id for e in sentence.empty_nodes] == ["3.1"]
+    assert sentence.enhanced.has((2, 0), (3, 1), "conj")
+    assert check_sentence(sentence) == []
+
+    headless = Sentence(words=[Word(i, f"w{i}") for i in (1, 2, 3)])
+    done = repair_sentence(headless)
+    assert check_sentence(headless) == []
+    assert headless.deps((1, 0)) == "0:root"
+    assert [headless.deps((2, 0)), headless.deps((3, 0))] == ["1:dep", "1:dep"]
+
+
+def test_repair_is_fast_on_valid_sentences() -> None:
+    # It runs on every sentence eud writes: a generous bound that still catches a quadratic slip.
+    sentences = [random_sentence(random.Random(i), 40, 2, i) for i in range(50)]
+    for sentence in sentences:
+        repair_sentence(sentence)
+    began = time.process_time()
+    for sentence in sentences:
+        assert repair_sentence(sentence) == []
+        assert check_sentence(sentence) == []
+    per_word = (time.process_time() - began) / (40 * len(sentences))
+    assert per_word < 100e-6
