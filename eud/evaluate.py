@@ -18,6 +18,7 @@ Library use::
     from eud.evaluate import evaluate_files
     ev = evaluate_files("gold.conllu", "system.conllu")
     print(ev["ELAS"].f1, ev["LAS"].correct)
+    ev = evaluate_sentences(gold_sentences, enhanced_sentences)   # in memory
 """
 
 from __future__ import annotations
@@ -29,14 +30,15 @@ import gc
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from eud.align import align_words, first_difference
 from eud.conllu import ConlluError
 from eud.enhancement_types import TypeScore
-from eud.eval_data import ScoringError, ScoringFile, read_for_scoring
+from eud.eval_data import ScoringError, ScoringFile, load_for_scoring, read_for_scoring
 from eud.eval_levels import LEVELS
+from eud.graph import Sentence
 from eud.metrics import METRICS, Score, official_scores
 
 # Rows of the table, as udeval prints them.
@@ -115,6 +117,16 @@ def evaluate_files(
         gold = load_file(gold_path, enhancements)
         system = load_file(system_path, enhancements)
         return evaluate_loaded(gold, system, extras=extras)
+
+
+def evaluate_sentences(
+    gold: Iterable[Sentence], system: Iterable[Sentence], *, enhancements: str = "", extras: bool = True
+) -> Evaluation:
+    """Score sentences held in memory (e.g. an enhancer's output) the same way as files."""
+    with _gc_paused():
+        gold_file = load_for_scoring(gold, "<gold>", enhancements)
+        system_file = load_for_scoring(system, "<system>", enhancements)
+        return evaluate_loaded(gold_file, system_file, extras=extras)
 
 
 @contextlib.contextmanager

@@ -18,7 +18,7 @@ import pytest
 
 from eud.collapse import collapse_empty_nodes
 from eud.conllu import format_sentence, read_conllu
-from eud.evaluate import evaluate_files, format_table, main
+from eud.evaluate import evaluate_files, evaluate_sentences, format_table, main
 
 EXPECTED = {  # metric: (correct, gold, system, aligned)
     "Tokens": (18, 20, 22, None),
@@ -155,3 +155,10 @@ def test_bad_input_errors(pair, tmp_path, capsys):
         main([str(pair[0])])
     with pytest.raises(SystemExit):
         main([str(pair[0]), str(pair[1]), "--enhancements", "7"])
+
+
+def test_in_memory_sentences_score_like_files(pair):
+    gold, system = (list(read_conllu(p)) for p in pair)
+    ev = evaluate_sentences(gold, system)
+    assert (ev["ELAS"].correct, ev["EULAS"].correct, ev["Words"].correct) == (16, 18, 20)
+    assert ev.empty_nodes["EmptyNodes"].correct == 1
