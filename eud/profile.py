@@ -57,6 +57,8 @@ class Counts:
         self.relative: Counter[str] = Counter()
         self.relcl: Counter[str] = Counter()
         self.relcl_total = 0
+        self.gap: dict[str, Counter[str]] = {}  # relcl without relative word: signature -> antecedent's role
+        self.role: dict[str, Counter[str]] = {}  # relative word's relation -> antecedent's role
         self.control_by_lemma: dict[str, Counter[str]] = {}  # matrix lemma -> xcomp got a subject or not
         self.cc_next = Counter()
         self.fixed = Counter()  # fixed multiword markers: spelt by "lemma" or "form"
@@ -92,14 +94,16 @@ def _count_sentence(s: Sentence, c: Counts, trials: dict) -> None:
         if w.udeprel in _COMPOSABLE and same:
             lab = same[0]
             case = w.feat("Case")
-            if case:
-                c.case_seen[(w.udeprel, case)] += 1
-                if lab.endswith(":" + case.lower()):
-                    c.case_hits[(w.udeprel, case)] += 1
             edge = Edge((w.head, 0), node, w.deprel)
             hits = c.compose.setdefault(w.deprel, Counter())
             any_rule = next(iter(trials.values()))
             mark = any_rule.marker(ctx, w.id, ("case", "mark"))
+            if case:
+                # separately with and without a marker: a value may be spelt in one only
+                key = (w.udeprel, case, mark is not None)
+                c.case_seen[key] += 1
+                if lab.endswith(":" + case.lower()):
+                    c.case_hits[key] += 1
             if mark and case:
                 style = c.marker_style.setdefault(mark, Counter())
                 if lab == f"{w.deprel}:{case.lower()}":
@@ -166,18 +170,52 @@ def _count_sentence(s: Sentence, c: Counts, trials: dict) -> None:
             hit = any(h == (conj, 0) and lab.partition(":")[0] == u for h, _, lab in g.heads((k, 0)))
             c.shared[key] += 1
             c.shared_hits[key] += hit
+    refs = {}
     for h, d, lab in g:
         if lab == "ref" and d[1] == 0 and h[1] == 0:
+            refs[d[0]] = h[0]
             p = words[d[0]]
             c.relative[p.lemma.lower()] += 1
+            if p.head:
+                roles = [lb for hh, _, lb in g.heads(h) if hh == (p.head, 0)]
+                role = roles[0] if roles else ""
+                if role.startswith(p.deprel + ":") or role.partition(":")[0] in _COMPOSABLE:
+                    role = p.deprel if role.startswith(p.deprel) else role.partition(":")[0]  # the case rule spells the rest
+                c.role.setdefault(p.deprel, Counter())[role] += 1
             # the clause: the ancestor of the pronoun attached to the antecedent
             i, steps = d[0], 0
             while i and words[i].head != h[0] and steps < 8:
                 i, steps = words[i].head or 0, steps + 1
             if i and words[i].head == h[0]:
                 c.relcl[words[i].deprel] += 1
+    _count_gaps(s, ctx, refs, c)
 
 
+
+
+def _count_gaps(s: Sentence, ctx: Context, refs: dict[int, int], c: Counts) -> None:
+    words = ctx.words
+    for w in s.words:
+        if not w.deprel.endswith(":relcl") or not w.head:
+            continue
+        inside = [p for p, a in refs.items() if a == w.head and _under(ctx, p, w.id)]
+        if inside:
+            continue
+        own = {words[k].udeprel for k in ctx.children[w.id]}
+        key = ("subj" if own & {"nsubj", "csubj", "expl"} else "-") + " " + ("obj" if own & {"obj", "ccomp", "xcomp"} else "-")
+        labs = [lab for h, _, lab in s.enhanced.heads((w.head, 0)) if h == w.node]
+        label = labs[0].partition(":")[0] if labs else ""
+        c.gap.setdefault(key, Counter())[label] += 1
+
+
+def _under(ctx: Context, i: int, top: int) -> bool:
+    for _ in range(50):
+        if i == top:
+            return True
+        if not i:
+            return False
+        i = ctx.words[i].head or 0
+    return False
 
 
 def build(c: Counts, name: str, sources: list[str]) -> str:
@@ -197,9 +235,11 @@ def build(c: Counts, name: str, sources: list[str]) -> str:
             compose[deprel] = best[0]
     fixed = "form" if c.fixed["form"] > c.fixed["lemma"] else "lemma"
     case_values: dict[str, list[str]] = {}
-    for (udeprel, case), hits in sorted(c.case_hits.items()):
-        if hits >= 2 and hits >= 0.3 * c.case_seen[(udeprel, case)]:
-            case_values.setdefault(udeprel, []).append(case)
+    for (udeprel, case, marked), hits in sorted(c.case_hits.items()):
+        if hits >= 2 and hits >= 0.3 * c.case_seen[(udeprel, case, marked)]:
+            values = case_values.setdefault(udeprel, [])
+            if case not in values:
+                values.append(case)
     case_instead = sorted(m for m, n in c.marker_style.items() if n["case"] > n["lemma"] and n["case"] >= 3)
     conj_cc = c.conj["subtyped"] > 0.3 * max(1, sum(c.conj.values()))
     skip = sorted(lab for lab, n in c.propagated.items() if n["yes"] < n["no"] and n["yes"] + n["no"] >= 3)
@@ -214,6 +254,16 @@ def build(c: Counts, name: str, sources: list[str]) -> str:
     share = sorted(k for k, n in c.shared.items() if c.shared_hits[k] >= 3 and c.shared_hits[k] >= 0.5 * n)
     obj_ctrl = sorted(k for k, v in c.object_control.items() if v > c.subject_control[k])
     subj_ctrl = sorted(k for k, v in c.subject_control.items() if v > c.object_control[k])
+    gap = {}
+    for key, labs in sorted(c.gap.items()):
+        top, n = labs.most_common(1)[0]
+        if top and n >= 5 and n > 0.5 * sum(labs.values()):
+            gap[key] = top
+    role = {}
+    for deprel, labs in sorted(c.role.items()):
+        top, n = labs.most_common(1)[0]
+        if top and top != deprel and n >= 3 and n > 0.5 * sum(labs.values()):
+            role[deprel] = top
     no_control = []
     if "control" in rules:  # otherwise every matrix verb would look like one
         no_control = sorted(k for k, n in c.control_by_lemma.items() if n["no"] >= 2 and n["no"] > 2 * n["yes"])
@@ -248,6 +298,12 @@ def build(c: Counts, name: str, sources: list[str]) -> str:
         "",
         "[labels.map]",
         *[f"{_q(k)} = {_q(v)}" for k, v in label_map.items()],
+        "",
+        "[labels.relative_gap]",
+        *[f"{_q(k)} = {_q(v)}" for k, v in gap.items()],
+        "",
+        "[labels.relative_role]",
+        *[f"{_q(k)} = {_q(v)}" for k, v in role.items()],
         "",
         "[labels.case_values]",
         *[f"{_q(k)} = {tlist(v)}" for k, v in case_values.items()],

@@ -101,10 +101,10 @@ def throughput(path: Path, code: str) -> tuple[float, float]:
 def run(splits: list[str], treebanks: list[str], check: bool, tmp: Path) -> str:
     """Run everything; return the Markdown of the RESULTS.md section."""
     rows: dict[str, list[str]] = {}
-    by_type: list[str] = []
+    by_type: dict[str, dict] = {}
     macro: dict[str, list[float]] = {}
     invalid: list[str] = []
-    shared_lines = []
+    shared_lines: dict[str, list[str]] = {}
     for split in splits:
         rows[split] = []
         for tb in treebanks:
@@ -129,13 +129,10 @@ def run(splits: list[str], treebanks: list[str], check: bool, tmp: Path) -> str:
             rows[split].append(f"| {tb} | {e:.2f} | {u:.2f} | {be:.2f} | {bu:.2f} |{ok or ' –'} |")
             print(f"{split} {tb}: ELAS {e:.2f} EULAS {u:.2f} (baseline1 {be:.2f} / {bu:.2f}){ok}", file=sys.stderr)
             if extras and ev.by_type:
-                cells = ", ".join(f"{k} {v.f1 * 100:.1f} ({v.gold_total if hasattr(v, 'gold_total') else ''})"
-                                  for k, v in sorted(ev.by_type.items()))
-                by_type.append(f"- {tb} test: {cells}")
-            if split == splits[0]:
-                c, p = shared_precision(gold, tb)
-                if p:
-                    shared_lines.append(f"| {tb} | {c}/{p} | {100 * c / p:.1f} |")
+                by_type[tb] = ev.by_type
+            c, p = shared_precision(gold, tb)
+            if p:
+                shared_lines.setdefault(tb, []).append(f"{c}/{p} = {100 * c / p:.1f}")
     out = []
     for split in splits:
         mean = sum(macro[split]) / len(macro[split])
@@ -145,10 +142,22 @@ def run(splits: list[str], treebanks: list[str], check: bool, tmp: Path) -> str:
             "|---|---|---|---|---|---|", *rows[split], "",
         ]
     if shared_lines:
-        out += [f"Precision of the shared-dependent rule alone ({splits[0]}; edges it adds that are in gold):", "",
-                "| treebank | correct/added | precision |", "|---|---|---|", *shared_lines, ""]
+        out += ["Precision of the shared-dependent rule on its own (edges it adds, beyond the other rules, "
+                "that are in gold; correct/added = %):", "",
+                "| treebank | " + " | ".join(splits) + " |", "|---|" + "---|" * len(splits),
+                *[f"| {tb} | " + " | ".join(cells) + " |" for tb, cells in shared_lines.items()], ""]
     if by_type:
-        out += ["ELAS by enhancement type (test):", "", *by_type, ""]
+        tbs = list(by_type)
+        types = sorted({t for scores in by_type.values() for t in scores})
+        out += ["ELAS (F1) by enhancement type of the edge, test; in brackets the number of gold edges of the type:", "",
+                "| type | " + " | ".join(tbs) + " |", "|---|" + "---|" * len(tbs)]
+        for t in types:
+            cells = []
+            for tb in tbs:
+                sc = by_type[tb].get(t)
+                cells.append(f"{sc.f1 * 100:.1f} ({sc.gold})" if sc is not None and (sc.gold or sc.system) else "–")
+            out.append(f"| {t} | " + " | ".join(cells) + " |")
+        out.append("")
     if invalid:
         out += ["Failing udvalidate: " + ", ".join(invalid), ""]
     return "\n".join(out)

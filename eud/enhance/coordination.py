@@ -119,6 +119,11 @@ def share_candidates(ctx: Context, conjs: list[int]) -> Iterator[tuple[int, int,
     words = ctx.words
     first, last = conjs[0], conjs[-1]
     own = {c: {words[k].deprel.partition(":")[0] for k in ctx.children[c]} for c in conjs}
+    for c in conjs:
+        # a subject inside the conjunct's own xcomp ("tās var paslēpt") is its own too
+        for k in ctx.children[c]:
+            if words[k].udeprel == "xcomp" and ctx.kids(k, "nsubj", "csubj"):
+                own[c].add("nsubj")
     for c in conjs[1:]:
         if "orphan" in own[c]:
             continue

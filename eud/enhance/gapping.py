@@ -79,6 +79,8 @@ OPENING = {'"', "'", "“", "„", "«", "‘", "‚", "(", "[", "{", "``", "`"}
 # Dependents of the antecedent that the empty node shares when no remnant
 # takes their place ("Mary won gold in Rio and silver in London").
 SHARED = {"nsubj", "csubj"}
+# Relations by which a nominal antecedent can stand in a verb's clause.
+ARGUMENTS = {"nsubj", "obj", "iobj", "obl", "xcomp", "advmod"}
 # Core relations: a bare nominal remnant with no correlate may take a spare one.
 CORE = {"nsubj", "obj", "iobj"}
 # Cases that can mark a core argument (no Case at all counts too).
@@ -253,6 +255,11 @@ def _greedy(scores: list[list[float]], correlates: list[Word]) -> list[Word | No
     return out
 
 
+def alignment_score(tree: _Tree, remnants: list[Word], matched: list[Word | None]) -> float:
+    """The summed :func:`pair_score` of an alignment (unmatched remnants add nothing)."""
+    return sum(max(pair_score(tree, r, c), 0.0) for r, c in zip(remnants, matched) if c is not None)
+
+
 def label_from_correlate(correlate: Word) -> str:
     """The correlate's relation, minus subtypes the case rule will re-derive."""
     udeprel, _, sub = correlate.deprel.partition(":")
@@ -378,6 +385,16 @@ class Gapping:
         source = None
         if p.udeprel == "conj" and p.head:
             source = self._antecedent(tree, words[p.head - 1])
+        remnants = sorted([p] + orphans, key=lambda w: w.id)
+        labels, matched = self._labels(tree, remnants, source)
+        lifted = self._lift(tree, p, remnants, source, matched)
+        if lifted is not None:
+            # The conjunct contrasts with an argument of a verb, not with a
+            # noun's dependents: the verb is what was elided.
+            source, labels, matched = lifted
+            parent, p_label = source.node, "conj"
+        else:
+            p_label = p.deprel
 
         columns = {"form": "_", "lemma": "_", "upos": "_", "xpos": "_", "feats": "_", "misc": "_"}
         if source is not None:
@@ -386,8 +403,6 @@ class Gapping:
                 columns["misc"] = f"CopyOf={source.id}"
         else:
             columns["upos"] = "VERB"
-        remnants = sorted([p] + orphans, key=lambda w: w.id)
-        labels, matched = self._labels(tree, remnants, source)
         after = self._place(tree, remnants, p, source, matched)
         empty = sentence.add_empty_node(after=after, **columns)
 
@@ -395,7 +410,7 @@ class Gapping:
         style = self.style
         if not style.keep:
             graph.discard((p.head or 0, 0), p.node, p.deprel)
-        graph.add(parent, empty, p.deprel)
+        graph.add(parent, empty, p_label)
 
         for r in remnants:
             if r is not p:
@@ -482,15 +497,38 @@ class Gapping:
         words = tree.sentence.words
         return any(words[c - 1].udeprel in CLAUSE_MARKS for c in tree.children[word.id])
 
+    def _lift(
+        self, tree: _Tree, p: Word, remnants: list[Word], source: Word | None, matched: list[Word | None]
+    ) -> tuple[Word, dict[int, str], list[Word | None]] | None:
+        """The verb above a nominal antecedent, with labels, when the remnants fit it better.
+
+        In *observed in one study, and in another study after 2 years* the
+        promoted remnant is a ``conj`` of the noun *study*, but the clause
+        gapped is *observed*'s: *study* is P's correlate and the other
+        remnants align with *observed*'s dependents.
+        """
+        if source is None or self._verbal(tree, source) or not source.head or source.udeprel not in ARGUMENTS:
+            return None
+        verb = tree.sentence.words[source.head - 1]
+        if not self._verbal(tree, verb):
+            return None
+        others = [r for r in remnants if r is not p]
+        labels, lifted = self._labels(tree, others, verb, skip=source.id)
+        lifted.insert(remnants.index(p), source)
+        labels[p.id] = label_from_correlate(source)
+        here = alignment_score(tree, remnants, matched)
+        there = alignment_score(tree, remnants, lifted)
+        return (verb, labels, lifted) if there > here else None
+
     def _labels(
-        self, tree: _Tree, remnants: list[Word], source: Word | None
+        self, tree: _Tree, remnants: list[Word], source: Word | None, skip: int = 0
     ) -> tuple[dict[int, str], list[Word | None]]:
         """The relation of each remnant to the restored predicate, and its correlate if any."""
         words = tree.sentence.words
         matched: list[Word | None] = [None] * len(remnants)
         correlates: list[Word] = []
         if source is not None:
-            taken = {r.id for r in remnants}
+            taken = {r.id for r in remnants} | {skip}
             excluded = NOT_CORRELATE | (NOMINAL_DEPS if self._verbal(tree, source) else set())
             correlates = [
                 words[c - 1]

@@ -51,6 +51,8 @@ class Profile:
     relcl: tuple[str, ...] = ("acl:relcl",)  # basic relations of relative clauses
     relative_skip: tuple[str, ...] = ()  # basic relations of relative words left alone
     relative_words: frozenset[str] = frozenset()
+    relative_gap: dict[str, str] = field(default_factory=dict)  # clause signature -> antecedent's role
+    relative_role: dict[str, str] = field(default_factory=dict)  # relative word's relation -> antecedent's
     advmod_markers: frozenset[str] = frozenset()  # adverbs that name an advcl/acl ("when")
     object_control: frozenset[str] = frozenset()
     subject_control: frozenset[str] = frozenset()  # keep the subject even with an object ("promise")
@@ -113,6 +115,8 @@ def profile_from_dict(data: dict, name: str = "profile") -> Profile:
         conj_share=tuple(labels.get("conj_share", Profile.conj_share)),
         relcl=tuple(labels.get("relcl", Profile.relcl)),
         relative_skip=tuple(labels.get("relative_skip", ())),
+        relative_gap=dict(labels.get("relative_gap", {})),
+        relative_role=dict(labels.get("relative_role", {})),
         relative_words=frozenset(w.lower() for w in words.get("relative", ())),
         advmod_markers=frozenset(w.lower() for w in words.get("advmod_markers", ())),
         object_control=frozenset(words.get("object_control", ())),

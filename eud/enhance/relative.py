@@ -14,8 +14,14 @@ coordinated with a relative clause uses the same antecedent.  The case rule
 later spells the antecedent's new ``obl``/``nmod`` label with the relative
 word's preposition ("the house in which I live" gives ``obl:in``).
 
-Cannot: resolve relative clauses without a relative word ("the man I saw"),
-whose gap is not marked in the basic tree; handle free relatives ("what you
+A clause without a relative word ("the book I read") gets, where the profile
+has a ``relative_gap`` table, an edge to its antecedent labelled by what the
+clause lacks: the table maps "subj obj" / "subj -" / "- -" (whether the
+clause has its own subject and object) to a role, learned from gold data
+(English: ``obj`` when only the object is missing).
+
+Cannot: find the real gap of a clause without a relative word (a stranded
+preposition's ``obl:in`` comes out as plain ``obl``, an adjunct gap as ``obj``); handle free relatives ("what you
 said"), which have no antecedent; see relative words nested deeper than
 two levels.
 """
@@ -35,6 +41,8 @@ class Relative:
         self.relcl = frozenset(profile.relcl)
         self.words = profile.relative_words
         self.no_ref = frozenset(profile.relative_skip)
+        self.gap = profile.relative_gap  # "subj obj" signature of a clause -> role of its antecedent
+        self.role = profile.relative_role  # pronoun's relation -> antecedent's ("where": advmod -> obl)
 
     def is_relative(self, ctx: Context, i: int) -> bool:
         """Whether word ``i`` can be a relative word by its features or the profile's list."""
@@ -83,14 +91,29 @@ class Relative:
             if not antecedent:
                 continue
             pron = self.find(ctx, clause)
-            if pron is None or pron == antecedent or words[pron].deprel in self.no_ref:
+            if pron is None:
+                if self.gap:
+                    self._fill_gap(ctx, clause, antecedent)
+                continue
+            if pron == antecedent or words[pron].deprel in self.no_ref:
                 continue
             a, p = (antecedent, 0), (pron, 0)
             for head, _, label in graph.heads(p):
                 if head == a:
                     continue
                 graph.remove(head, p, label)
-                if head != a:
-                    graph.add(head, a, label)
-                    ctx.marker_source[(head, a)] = pron
+                graph.add(head, a, self.role.get(label, label))
+                ctx.marker_source[(head, a)] = pron
             graph.add(a, p, "ref")
+
+    def _fill_gap(self, ctx: Context, clause: int, antecedent: int) -> None:
+        """A relative clause without a relative word: give the antecedent the role the clause lacks."""
+        words = ctx.words
+        own = {words[k].udeprel for k in ctx.children[clause]}
+        key = ("subj" if own & {"nsubj", "csubj", "expl"} else "-") + " " + ("obj" if own & {"obj", "ccomp", "xcomp"} else "-")
+        label = self.gap.get(key)
+        if not label:
+            return
+        if label == "nsubj" and any(words[k].deprel == "aux:pass" for k in ctx.children[clause]):
+            label = "nsubj:pass"
+        ctx.sentence.enhanced.add((clause, 0), (antecedent, 0), label)
