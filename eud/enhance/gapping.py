@@ -18,7 +18,9 @@ For each word P with ``orphan`` children (the promoted remnant) this rule
 
 * adds an empty node E copying FORM, LEMMA, UPOS, XPOS and FEATS of the
   pronounced predicate A (P's basic head when P is a ``conj``; for a chain of
-  gapped conjuncts, the first pronounced one), with ``CopyOf=A`` in MISC.
+  gapped conjuncts, the first pronounced one; the verb above that head when
+  P conjoins a noun argument and the remnants fit the verb better, as in
+  *seen in one study and in another after two years*), with ``CopyOf=A``.
   Without an antecedent (a promoted ``root``, ``parataxis``, ...) E is a bare
   ``VERB``;
 * gives E P's incoming edge (``A -conj-> E``, ``0 -root-> E``, ...);
@@ -188,6 +190,8 @@ def pair_score(tree: _Tree, remnant: Word, correlate: Word) -> float:
     rm, cm = tree.marker(remnant.id), tree.marker(correlate.id)
     if rm and cm:
         score += 3.0 if rm == cm else 0.5
+    elif rm and correlate.udeprel in CORE | {"nsubj", "csubj"}:
+        score -= 4.0  # an adpositional phrase is hardly a subject or object
     elif rm or cm:
         score -= 1.5
     else:
