@@ -190,7 +190,7 @@ def pair_score(tree: _Tree, remnant: Word, correlate: Word) -> float:
     rm, cm = tree.marker(remnant.id), tree.marker(correlate.id)
     if rm and cm:
         score += 3.0 if rm == cm else 0.5
-    elif rm and correlate.udeprel in CORE | {"nsubj", "csubj"}:
+    elif rm and correlate.udeprel in CORE | {"csubj", "expl"}:
         score -= 4.0  # an adpositional phrase is hardly a subject or object
     elif rm or cm:
         score -= 1.5
