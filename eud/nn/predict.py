@@ -110,7 +110,10 @@ class Predictor:
         self.max_chars = config["encoder"].get("max_chars", 24)
         self.drop_below = float(config.get("drop_below", 0.1))
         self.add_above = float(config.get("add_above", 0.9))
-        self.enhancer = _make_enhancer(config.get("language", "")) if self.graph_mode != "graph" else None
+        self.enhancer = _make_enhancer(config.get("language", ""))
+        # How ``obl:[case]`` is spelt out: "rules" uses the enhancer's case rule, "own" eud.nn.labels.
+        self.relex = config.get("relex", "rules")
+        self.case_rule = _make_case_rule(self.enhancer) if self.relex == "rules" else None
         self.gapping = _make_gapping()
         try:
             from eud.repair import repair_sentence
@@ -152,10 +155,17 @@ class Predictor:
             self.repair(sentence)
 
     def _graph_edges(self, sentence: Sentence, d: Decoded) -> None:
-        children = sentence.basic_children()
-        sentence.enhanced = EnhancedGraph(
-            Edge(h, dep, relexicalise(label, sentence, dep[0], children)) for h, dep, label in d.edges
-        )
+        if self.case_rule is not None:
+            # Placeholders become the bare relation, which the case rule then spells out.
+            sentence.enhanced = EnhancedGraph(Edge(h, dep, _strip(label)) for h, dep, label in d.edges)
+            from eud.enhance.context import Context
+
+            self.case_rule.apply(Context(sentence))
+        else:
+            children = sentence.basic_children()
+            sentence.enhanced = EnhancedGraph(
+                Edge(h, dep, relexicalise(label, sentence, dep[0], children)) for h, dep, label in d.edges
+            )
         if self.gapping is not None and any(w.deprel == "orphan" for w in sentence.words):
             self.gapping.apply(sentence)
 
@@ -170,6 +180,21 @@ class Predictor:
         for h, dep, label in d.edges:
             if p[dep[0] - 1, h[0]] > self.add_above and not graph.has(h, dep):
                 graph.add(h, dep, relexicalise(label, sentence, dep[0], children))
+
+
+def _strip(label: str) -> str:
+    """``obl:[case]`` → ``obl``, ``conj:[cc]`` → ``conj``; other labels unchanged."""
+    return label.rpartition(":")[0] if label.endswith("]") else label
+
+
+def _make_case_rule(enhancer: Any) -> Any:
+    """The enhancer's case-label rule, or None (then eud.nn.labels spells the labels)."""
+    if enhancer is None:
+        return None
+    for rule in enhancer.rules:
+        if getattr(rule, "name", "") == "case_labels":
+            return rule
+    return None
 
 
 def _make_enhancer(language: str) -> Any:

@@ -169,7 +169,7 @@ def _checkpoint(path: Path, model: Parser, optimizer: torch.optim.Optimizer, sch
 
 def _package_config(cfg: dict[str, Any]) -> dict[str, Any]:
     """What a package needs to rebuild the model (no data paths or run settings)."""
-    keep = ("encoder", "model", "language", "graph_mode", "drop_below", "add_above", "fp16_weights")
+    keep = ("encoder", "model", "language", "graph_mode", "relex", "drop_below", "add_above", "fp16_weights")
     return {k: cfg[k] for k in keep if k in cfg}
 
 
@@ -177,11 +177,18 @@ def finish_package(cfg: dict[str, Any], output: Path, state: dict[str, Any], arg
     """Pick the graph mode on dev, score dev and test, write the card."""
     model, vocabs, pcfg = load_package(output)
     torch.set_num_threads(int(cfg["threads"]))
-    predictor = Predictor(model, vocabs, {**pcfg, "graph_mode": "combined"})
+    predictor = Predictor(model, vocabs, {**pcfg, "graph_mode": "combined", "relex": "rules"})
     modes = GRAPH_MODES if predictor.enhancer is not None else ("graph",)
     results: dict[str, Any] = {}
+    relex = "rules" if predictor.case_rule is not None else "own"
     if cfg.get("dev"):
         dev = evaluate(predictor, cfg["dev"], modes)
+        if predictor.case_rule is not None:
+            # The graph scorer's labels spelt by eud.nn.labels instead of the enhancer's case rule.
+            own = Predictor(model, vocabs, {**pcfg, "graph_mode": "graph", "relex": "own"})
+            dev["graph/own-labels"] = evaluate(own, cfg["dev"], ("graph",))["graph"]
+            if dev["graph/own-labels"]["ELAS"] > dev["graph"]["ELAS"]:
+                relex = "own"
         results["dev"] = dev
         if cfg["graph_mode"] == "best":
             chosen = max(modes, key=lambda m: (dev[m]["ELAS"], m == "graph"))
@@ -190,8 +197,10 @@ def finish_package(cfg: dict[str, Any], output: Path, state: dict[str, Any], arg
     else:
         chosen = "graph" if cfg["graph_mode"] == "best" else cfg["graph_mode"]
     if cfg.get("test"):
-        results["test"] = evaluate(predictor, cfg["test"], modes)
+        final = Predictor(model, vocabs, {**pcfg, "graph_mode": chosen, "relex": relex})
+        results["test"] = evaluate(final, cfg["test"], (chosen,))
     pcfg["graph_mode"] = chosen
+    pcfg["relex"] = relex
     pcfg.pop("format", None)
     (output / "config.json").write_text(json.dumps({"format": "eud-parser/1", **pcfg}, indent=2, ensure_ascii=False) + "\n")
     for split, by_mode in results.items():
