@@ -31,6 +31,7 @@ compared with the gold ones, uncollapsed:
   have gold empty nodes or ``orphan``, empty nodes mapped as above.  With the
   rule alone the other enhancements are missing, so compare variants with
   it, or use ``--pipeline``.
+* **lemma** — matched empty nodes whose LEMMA and UPOS equal the gold's.
 * **dep** — how many of the rule's outgoing empty-node edges are ``dep``.
 
 Examples::
@@ -147,6 +148,8 @@ def compare(gold: Sentence, pred: Sentence, counts: Counter, full: object | None
                 counts["rem_full"] += 1
             if show is not None and not any(univ(pl) == univ(lab) for pl in got):
                 show.append(f"{gold.sent_id}: word {d[0]} {gold.word(d[0]).form!r} gold {lab} got {got}")
+    for p, g in mapping.items():
+        counts["lemma_upos"] += (pred.node(p).lemma, pred.node(p).upos) == (gold.node(g).lemma, gold.node(g).upos)
     for g in mapping.values():
         for h, _, lab in gold.enhanced.heads(g):
             counts["in"] += 1
@@ -222,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     if not paths:
         print(f"error: no <code>/<code>-ud-<split>.conllu.xz files for those treebanks under {args.data}", file=sys.stderr)
         return 1
-    head = "| treebank | split | gold E | pred E | detect P/R/F1 (pos) | detect P/R/F1 (clause) | remnant univ | remnant univ, gold ≠ dep | remnant full | in-edge | out-edges P/R/F1 | graph P/R/F1 | dep |"
+    head = "| treebank | split | gold E | pred E | detect P/R/F1 (pos) | detect P/R/F1 (clause) | remnant univ | remnant univ, gold ≠ dep | remnant full | in-edge | out-edges P/R/F1 | graph P/R/F1 | lemma | dep |"
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
     total: Counter = Counter()
@@ -248,7 +251,7 @@ def row(code: str, split: str, c: Counter, full: bool) -> str:
         f"| {pct(c['rem_nodep_univ'], c['rem_nodep'])} "
         f"| {pct(c['rem_full'], c['rem']) if full else 'n/a'} | {pct(c['in_match'], c['in'])} "
         f"| {prf(c['out_match'], c['out_pred'], c['out_gold'])} "
-        f"| {prf(c['all_match'], c['all_pred'], c['all_gold'])} | {c['dep']} |"
+        f"| {prf(c['all_match'], c['all_pred'], c['all_gold'])} | {pct(c['lemma_upos'], c['clause'])} | {c['dep']} |"
     )
 
 

@@ -38,7 +38,8 @@ def enhance(sentence, **options) -> None:  # type: ignore[no-untyped-def]
         # of a noun that really contrasts with an argument of the verb above.
         ("gapping_en.conllu", {"language": "en"}),
         # Czech: Case features beat word order (Janě↔Marii, Pavel↔Petr); the
-        # promoted remnant is not the first one.
+        # promoted remnant is not the first one; the empty node follows the
+        # comma closing an apposition.
         ("gapping_cs.conllu", {"language": "cs"}),
         # Latvian: the empty node goes after the promoted remnant and after the
         # dash standing for the verb; ellipsis with no antecedent gives 0:root

@@ -167,6 +167,17 @@ class _Tree:
                 todo.append(c)
         return lo, hi
 
+    def subtree(self, i: int, stop: set[int]) -> set[int]:
+        """Word ``i`` and its descendants, minus the subtrees of ``stop``."""
+        out = {i}
+        todo = [i]
+        while todo:
+            for c in self.children[todo.pop()]:
+                if c not in stop:
+                    out.add(c)
+                    todo.append(c)
+        return out
+
     def marker(self, i: int) -> tuple[str, ...]:
         """Lowercased lemmas of word ``i``'s case and mark children (its 'preposition')."""
         if i not in self.markers:
@@ -477,12 +488,17 @@ class Gapping:
             end = first.id
         elif place == "promoted_word":
             end = promoted.id
-        if not self.style.dash:
-            return end
         following = [tree.span(r.id, ids - {r.id})[0] for r in remnants if r.id > end]
         limit = min(following, default=len(words) + 1)
-        while end + 1 < limit and words[end].upos == "PUNCT" and words[end].form in VERB_PUNCT:
+        # Punctuation closing the phrase (a quote, an apposition's comma) stays inside it.
+        inside = tree.subtree(first.id, ids - {first.id})
+        while end + 1 < limit and words[end].upos == "PUNCT" and words[end].form not in VERB_PUNCT and (
+            end + 1 in inside or words[end].head == promoted.id
+        ):
             end += 1
+        if self.style.dash:
+            while end + 1 < limit and words[end].upos == "PUNCT" and words[end].form in VERB_PUNCT:
+                end += 1
         return end
 
     @staticmethod
