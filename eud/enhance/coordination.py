@@ -161,6 +161,7 @@ class SharedDependents:
             # a bare relation means a verbal conjunct sharing it from before the first conjunct
             keys.add(item if len(parts) == 3 else f"verbal {item} before")
         self.keys = frozenset(keys)
+        self.label_map = profile.label_map
 
     def apply(self, ctx: Context) -> None:
         """Add the shared-dependent edges for every coordination in the sentence."""
@@ -172,7 +173,7 @@ class SharedDependents:
             for c, k, key in share_candidates(ctx, conjs):
                 if key not in self.keys:
                     continue
-                label = words[k].deprel
+                label = self.label_map.get(words[k].deprel, words[k].deprel)
                 if label.startswith("nsubj") and "aux" in {words[x].udeprel for x in ctx.children[c]}:
                     # its own auxiliary decides the voice; otherwise it shares the first's
                     passive = any(words[x].deprel == "aux:pass" for x in ctx.children[c])
