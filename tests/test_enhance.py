@@ -98,3 +98,48 @@ def test_treebank_profile_falls_back_and_overrides():
 def test_bad_compose_spec_is_a_clear_error():
     with pytest.raises(ProfileError, match="labels.compose.obl"):
         profile_from_dict(tomllib.loads('[labels.compose]\nobl = ["lemma"]\n'))
+
+
+def test_command_line(fixtures, tmp_path, capsys):
+    from eud.enhance import main
+
+    out = tmp_path / "out.conllu"
+    assert main([str(fixtures / "enhance_control.conllu"), "--lang", "en", "-o", str(out)]) == 0
+    (first,) = parse_conllu(out.read_text())[:1]
+    assert first.deps((1, 0)) == "2:nsubj|4:nsubj:xsubj|6:nsubj:xsubj"
+    assert main([str(fixtures / "enhance_control.conllu"), "--lang", "xx"]) == 2
+    assert "no profile for 'xx'" in capsys.readouterr().err
+    assert main([str(tmp_path / "missing.conllu"), "--lang", "en"]) == 1
+    err = capsys.readouterr().err
+    assert "missing.conllu" in err and "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_en_ewt_dev_is_enhanced_well_and_validly():
+    import os
+    import tempfile
+
+    from conftest import needs_shared, shared_files
+
+    from eud.conllu import write_conllu
+    from eud.evaluate import evaluate_files
+
+    paths = shared_files("en_ewt/en_ewt-ud-dev.conllu.xz")
+    needs_shared(paths)
+    enhancer = Enhancer(find_profile("en_ewt"))
+
+    from eud.validate import check_sentence
+
+    def stripped():
+        for s in read_conllu(paths[0]):
+            s.enhanced = EnhancedGraph()
+            s.empty_nodes = []
+            enhancer.enhance(s)
+            assert not check_sentence(s), s.sent_id
+            yield s
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "sys.conllu")
+        write_conllu(stripped(), out)
+        ev = evaluate_files(paths[0], out)
+    assert ev["ELAS"].f1 > 0.985
