@@ -209,6 +209,8 @@ def pair_score(tree: _Tree, remnant: Word, correlate: Word) -> float:
         score += 0.5
     if rc and cc:
         score += 2.5
+    elif cc not in STRUCTURAL and pos_class(remnant) == "N" and not rm:
+        score -= 0.5  # a bare caseless nominal is more likely an argument than a locative
     if remnant.lemma == correlate.lemma and remnant.lemma != "_":
         score += 1.5
     return score
@@ -289,7 +291,9 @@ def label_from_form(tree: _Tree, remnant: Word, nominal_rank: int) -> str:
     """
     cls = pos_class(remnant)
     case = remnant.feat("Case")
-    marked = bool(tree.marker(remnant.id))
+    # An adposition makes a nominal oblique; a subordinator (*because spring*) does not.
+    words = tree.sentence.words
+    marked = any(words[c - 1].udeprel == "case" for c in tree.children[remnant.id])
     if remnant.upos == "ADV" or remnant.upos == "PART":
         return "advmod"
     if remnant.upos == "AUX":
@@ -297,7 +301,6 @@ def label_from_form(tree: _Tree, remnant: Word, nominal_rank: int) -> str:
     if cls == "V":
         # A non-finite verb complements the verb, unless a subordinator or a
         # case ending makes it adverbial.
-        words = tree.sentence.words
         subordinated = any(
             words[c - 1].udeprel == "mark" and words[c - 1].upos == "SCONJ" for c in tree.children[remnant.id]
         )
