@@ -53,15 +53,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from eud.conllu import read_conllu  # noqa: E402
-from eud.enhance.gapping import Gapping  # noqa: E402
-from eud.graph import NodeId, Sentence  # noqa: E402
-from eud.progress import progress  # noqa: E402
+from eud.conllu import read_conllu
+from eud.enhance.gapping import Gapping
+from eud.graph import NodeId, Sentence
+from eud.progress import progress
 
-TREEBANKS = (
-    "en_ewt en_gum lv_lvtb nl_lassysmall nl_alpino et_edt et_ewt fi_tdt "
-    "cs_cac cs_fictree sv_talbanken sk_snk uk_iu it_isdt"
-).split()
+TREEBANKS = ["en_ewt", "en_gum", "lv_lvtb", "nl_lassysmall", "nl_alpino", "et_edt", "et_ewt", "fi_tdt", "cs_cac", "cs_fictree", "sv_talbanken", "sk_snk", "uk_iu", "it_isdt"]
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "ud"
 
 

@@ -31,15 +31,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from eud.conllu import read_conllu, write_conllu  # noqa: E402
-from eud.enhance.pipeline import Enhancer  # noqa: E402
-from eud.enhance.profiles import find_profile  # noqa: E402
-from eud.evaluate import evaluate_files  # noqa: E402
+from eud.conllu import read_conllu, write_conllu
+from eud.enhance.pipeline import Enhancer
+from eud.enhance.profiles import find_profile
+from eud.evaluate import evaluate_files
 
-TREEBANKS = (
-    "en_ewt en_gum lv_lvtb nl_lassysmall nl_alpino et_edt et_ewt fi_tdt "
-    "cs_cac cs_fictree sv_talbanken sk_snk uk_iu it_isdt"
-).split()
+TREEBANKS = ["en_ewt", "en_gum", "lv_lvtb", "nl_lassysmall", "nl_alpino", "et_edt", "et_ewt", "fi_tdt", "cs_cac", "cs_fictree", "sv_talbanken", "sk_snk", "uk_iu", "it_isdt"]
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "ud"
 
 
@@ -73,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     if not paths:
         print(f"error: no <code>/<code>-ud-{args.split}.conllu.xz files under {args.data}", file=sys.stderr)
         return 1
-    print(f"| treebank | ELAS without → with gapping | Δ | EmptyNodes P/R/F1 | EmptyEdges P/R/F1 |")
+    print("| treebank | ELAS without → with gapping | Δ | EmptyNodes P/R/F1 | EmptyEdges P/R/F1 |")
     print("|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for code, gold in paths:

@@ -13,8 +13,8 @@ import random
 from pathlib import Path
 
 import pytest
-
 from conftest import needs_shared, shared_files
+
 from eud.conllu import format_sentence, parse_conllu, read_conllu
 from eud.enhance.gapping import LANGUAGE_STYLES, Gapping, Style, _Tree, align, label_from_form, pair_score
 

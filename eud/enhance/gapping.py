@@ -147,7 +147,7 @@ def pos_class(word: Word) -> str:
 class _Tree:
     """Basic children lists and the case/mark words of each word."""
 
-    __slots__ = ("sentence", "children", "markers")
+    __slots__ = ("children", "markers", "sentence")
 
     def __init__(self, sentence: Sentence) -> None:
         self.sentence = sentence
