@@ -35,7 +35,8 @@ def enhance(sentence, **options) -> None:  # type: ignore[no-untyped-def]
         # remnants, as in EWT/GUM), an adverb with no correlate (advmod from
         # the remnant itself), a subject shared with the empty node because no
         # remnant replaces it (Case=Acc makes *her* the object), and a conjunct
-        # of a noun that really contrasts with an argument of the verb above.
+        # of a noun that really contrasts with an argument of the verb above
+        # (GUM also shares the antecedent's auxiliaries).
         ("gapping_en.conllu", {"language": "en"}),
         # Czech: Case features beat word order (Janě↔Marii, Pavel↔Petr); the
         # promoted remnant is not the first one; the empty node follows the

@@ -39,7 +39,8 @@ For each word P with ``orphan`` children (the promoted remnant) this rule
   verb conjuncts, and anything a predicate rather than a nominal takes) to E;
   P keeps its nominal dependents (det, amod, case, nmod, ...);
 * shares A's subject with E when no remnant is a subject
-  (*Mary met him in Rio and her in London*).
+  (*Mary met him in Rio and her in London*), and in GUM's style A's
+  auxiliaries too.
 
 Treebanks differ in where E goes and which edges move: :data:`LANGUAGE_STYLES`
 holds the conventions measured on the gold data (``Gapping(language="lv")``);
@@ -119,6 +120,8 @@ class Style:
     keep: bool = False
     # Punctuation goes to the empty node (otherwise it stays on the remnant).
     punct: bool = True
+    # The antecedent's auxiliaries also hang from the empty node (GUM).
+    aux: bool = False
 
 
 # Conventions seen in the gold treebanks' dev sets (English: train sets), by
@@ -129,7 +132,7 @@ LANGUAGE_STYLES = {
     "nl": Style(place="before_first", punct=False),
     "sv": Style(place="before_first", punct=False),
     "fi": Style(place="mirror", keep=True),
-    "en": Style(place="before_first", punct=False),
+    "en": Style(place="before_first", punct=False, aux=True),
     "en_ewt": Style(place="before_first", punct=False, keep=True),
 }
 PLACES = ("first_phrase", "first_word", "promoted_word", "before_first", "mirror")
@@ -450,9 +453,10 @@ class Gapping:
         """Give the empty node the antecedent's subject (and auxiliaries) when no remnant replaces them."""
         words = tree.sentence.words
         have = {label.partition(":")[0] for label in labels.values()}
+        shared = SHARED | ({"aux"} if self.style.aux else set())
         for c in tree.children[source.id]:
             dep = words[c - 1]
-            if dep.udeprel in SHARED and dep.udeprel not in have and (dep.udeprel != "nsubj" or "csubj" not in have):
+            if dep.udeprel in shared and dep.udeprel not in have and (dep.udeprel != "nsubj" or "csubj" not in have):
                 tree.sentence.enhanced.add(empty, dep.node, dep.deprel)
 
     def _place(
