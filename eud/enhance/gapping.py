@@ -20,8 +20,9 @@ For each word P with ``orphan`` children (the promoted remnant) this rule
   pronounced predicate A (P's basic head when P is a ``conj``; for a chain of
   gapped conjuncts, the first pronounced one; the verb above that head when
   P conjoins a noun argument and the remnants fit the verb better, as in
-  *seen in one study and in another after two years*), with ``CopyOf=A``.
-  Without an antecedent (a promoted ``root``, ``parataxis``, ...) E is a bare
+  *seen in one study and in another after two years*; the head of a
+  ``parataxis`` or ``reparandum`` that echoes it), with ``CopyOf=A``.
+  Without an antecedent (a promoted ``root``, ``advcl``, ...) E is a bare
   ``VERB``;
 * gives E P's incoming edge (``A -conj-> E``, ``0 -root-> E``, ...);
 * labels P and its orphans by aligning each with a *correlate* among A's
@@ -82,6 +83,9 @@ OPENING = {'"', "'", "“", "„", "«", "‘", "‚", "(", "[", "{", "``", "`"}
 # Dependents of the antecedent that the empty node shares when no remnant
 # takes their place ("Mary won gold in Rio and silver in London").
 SHARED = {"nsubj", "csubj"}
+# Relations of a gapped clause that echoes its head's predicate
+# ("the X has 6400, the Y only 3200"): the head is the antecedent.
+ECHOING = {"parataxis", "reparandum"}
 # Relations by which a nominal antecedent can stand in a verb's clause.
 ARGUMENTS = {"nsubj", "obj", "iobj", "obl", "xcomp", "advmod"}
 # Core relations: a bare nominal remnant with no correlate may take a spare one.
@@ -406,6 +410,8 @@ class Gapping:
         source = None
         if p.udeprel == "conj" and p.head:
             source = self._antecedent(tree, words[p.head - 1])
+        elif p.udeprel in ECHOING and p.head and self._verbal(tree, words[p.head - 1]):
+            source = words[p.head - 1]
         remnants = sorted([p] + orphans, key=lambda w: w.id)
         labels, matched = self._labels(tree, remnants, source)
         lifted = self._lift(tree, p, remnants, source, matched)
