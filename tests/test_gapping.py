@@ -240,3 +240,21 @@ def test_random_trees_give_valid_graphs() -> None:
         orphans = [w for w in words if w.deprel == "orphan"]
         if orphans:
             assert sentence.empty_nodes
+
+
+def test_parataxis_echo_takes_its_head_as_antecedent() -> None:
+    """*Mary won gold; Peter bronze.*: the parataxis clause copies *won* and keeps its relation."""
+    rows = [
+        "1\tMary\tMary\tPROPN\t_\t_\t2\tnsubj\t_\t_",
+        "2\twon\twin\tVERB\t_\tTense=Past\t0\troot\t_\t_",
+        "3\tgold\tgold\tNOUN\t_\t_\t2\tobj\t_\t_",
+        "4\t;\t;\tPUNCT\t_\t_\t5\tpunct\t_\t_",
+        "5\tPeter\tPeter\tPROPN\t_\t_\t2\tparataxis\t_\t_",
+        "6\tbronze\tbronze\tNOUN\t_\t_\t5\torphan\t_\t_",
+    ]
+    sentence = parse_conllu("\n".join(rows) + "\n\n")[0]
+    enhance(sentence)
+    empty = sentence.node((5, 1))
+    assert (empty.lemma, empty.upos, empty.misc) == ("win", "VERB", "CopyOf=2")
+    assert sentence.deps((5, 1)) == "2:parataxis"
+    assert [sentence.deps((i, 0)) for i in (4, 5, 6)] == ["5.1:punct", "5.1:nsubj", "5.1:obj"]
