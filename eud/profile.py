@@ -61,7 +61,9 @@ class Counts:
         self.role: dict[str, Counter[str]] = {}  # relative word's relation -> antecedent's role
         self.control_by_lemma: dict[str, Counter[str]] = {}  # matrix lemma -> xcomp got a subject or not
         self.cc_next = Counter()
-        self.fixed = Counter()  # fixed multiword markers: spelt by "lemma" or "form"
+        self.xsubj_labels: dict[str, Counter[str]] = {}  # xcomp deprel -> label of its controlled subject
+        self.fixed = Counter()
+        self.marker_pick = Counter()  # several markers before the word: gold names the "first" or "nearest"  # fixed multiword markers: spelt by "lemma" or "form"
         self.from_first = Counter()  # propagated conjunct with its own marker: gold copies the first's label?  # conjunct without cc: gold borrows the next cc or not
         self.shared: Counter[str] = Counter()  # share key -> candidates
         self.shared_hits: Counter[str] = Counter()  # share key -> shared in gold
@@ -110,6 +112,11 @@ def _count_sentence(s: Sentence, c: Counts, trials: dict) -> None:
                     style["case"] += 1
                 elif lab.startswith(f"{w.deprel}:{mark}"):
                     style["lemma"] += 1
+            before = [x for x in ctx.children[w.id] if x < w.id and words[x].udeprel in ("case", "mark")]
+            if len(before) > 1:
+                for which, x in (("first", before[0]), ("nearest", before[-1])):
+                    spelt = any_rule.spell(ctx, x)
+                    c.marker_pick[which] += bool(spelt) and f":{spelt}" in lab
             k = any_rule.marker_word(ctx, w.id, ("case", "mark"))
             if k is not None and any(words[f].deprel == "fixed" for f in ctx.children[k]):
                 for spelling, rule in (("lemma", trials[("lemma", "none", "lemma")]), ("form", trials[("lemma", "none", "form")])):
@@ -157,6 +164,7 @@ def _count_sentence(s: Sentence, c: Counts, trials: dict) -> None:
                 c.xsubj["none"] += 1
                 continue
             c.xsubj["xsubj" if any(lab.endswith(":xsubj") for _, lab in subj) else "plain"] += 1
+            c.xsubj_labels.setdefault(w.deprel, Counter())[subj[0][1]] += 1
             matrix = words[w.head]
             objs = {k for k in ctx.children[w.head] if words[k].udeprel in ("obj", "iobj")}
             ctrl = {h[0] for h, _ in subj}
@@ -254,6 +262,11 @@ def build(c: Counts, name: str, sources: list[str]) -> str:
     share = sorted(k for k, n in c.shared.items() if c.shared_hits[k] >= 3 and c.shared_hits[k] >= 0.5 * n)
     obj_ctrl = sorted(k for k, v in c.object_control.items() if v > c.subject_control[k])
     subj_ctrl = sorted(k for k, v in c.subject_control.items() if v > c.object_control[k])
+    by_xcomp = {}
+    for deprel, labs in sorted(c.xsubj_labels.items()):
+        top, n = labs.most_common(1)[0]
+        if deprel != "xcomp" and top != xsubj and n >= 3 and n > 0.5 * sum(labs.values()):
+            by_xcomp[deprel] = top
     gap = {}
     for key, labs in sorted(c.gap.items()):
         top, n = labs.most_common(1)[0]
@@ -287,6 +300,7 @@ def build(c: Counts, name: str, sources: list[str]) -> str:
         "",
         "[labels]",
         f"fixed = {_q(fixed)}",
+        f"marker = {_q('first' if c.marker_pick['first'] > c.marker_pick['nearest'] else 'nearest')}",
         f"case_instead = {tlist(case_instead)}",
         f"conj_cc = {'true' if conj_cc else 'false'}",
         f"conj_label_from_first = {'true' if c.from_first['yes'] > c.from_first['no'] else 'false'}",
@@ -298,6 +312,9 @@ def build(c: Counts, name: str, sources: list[str]) -> str:
         "",
         "[labels.map]",
         *[f"{_q(k)} = {_q(v)}" for k, v in label_map.items()],
+        "",
+        "[labels.xsubj_by_xcomp]",
+        *[f"{_q(k)} = {_q(v)}" for k, v in by_xcomp.items()],
         "",
         "[labels.relative_gap]",
         *[f"{_q(k)} = {_q(v)}" for k, v in gap.items()],

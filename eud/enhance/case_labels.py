@@ -4,8 +4,8 @@ Implements "Case information" and "Conjunction information" of the UD
 enhanced-dependencies guidelines (universaldependencies.org/u/overview/
 enhanced-syntax.html).  An edge whose full label is listed in the profile's
 ``compose`` table takes the lowercased lemma of the dependent's ``case``/``mark``
-word (the one nearest before the dependent, else the first after it, for
-postpositions); ``fixed`` words after the marker are joined with ``_``
+word (the one nearest before the dependent, or the first before it where the
+profile says ``marker = "first"``; else the first after it, for postpositions); ``fixed`` words after the marker are joined with ``_``
 (``obl:because_of``).  Depending on the profile the morphological ``Case`` is
 added after the lemma (``obl:v:loc``) or alone when there is no marker
 (``nmod:gen``).  ``conj`` takes the lemma of its ``cc`` (``conj:and``); a conjunct
@@ -61,6 +61,7 @@ class CaseLabels:
         self.conj_cc_next = profile.conj_cc_next
         self.advmod_markers = profile.advmod_markers
         self.from_first = profile.conj_label_from_first
+        self.first_marker = profile.marker == "first"
 
     def marker_word(self, ctx: Context, i: int, udeprels: tuple[str, ...]) -> int | None:
         """The marker word of word ``i``: nearest before it, else the first after it."""
@@ -75,7 +76,10 @@ class CaseLabels:
         if not kids:
             return None
         before = [c for c in kids if c < i]
-        return before[-1] if before else kids[0]
+        if not before:
+            return kids[0]
+        # "for him to go": English labels the nearest marker, Dutch "om ... te" the first
+        return before[0] if self.first_marker else before[-1]
 
     def spell(self, ctx: Context, k: int) -> str | None:
         """Marker word ``k`` (with its ``fixed`` words) as a label part, or None."""

@@ -40,6 +40,7 @@ class Control:
         self.subject_control = profile.subject_control
         self.no_control = profile.no_control
         self.xsubj = profile.xsubj.endswith(":xsubj")
+        self.by_xcomp = profile.xsubj_by_xcomp
 
     def apply(self, ctx: Context) -> None:
         """Add controlled subjects, resolving matrix subjects first."""
@@ -87,8 +88,11 @@ class Control:
         if not controllers:
             return
         passive = dep[1] == 0 and any(words[c].deprel == "aux:pass" for c in ctx.children[dep[0]])
+        special = self.by_xcomp.get(words[dep[0]].deprel) if dep[1] == 0 else None
         for node, base in controllers:
             if node == dep:
                 continue
             label = base + (":pass" if passive else "") + (":xsubj" if self.xsubj else "")
+            if special and base == "nsubj" and not passive:
+                label = special  # e.g. Ukrainian xcomp:pred -> nsubj:pred
             graph.add(dep, node, label)

@@ -40,11 +40,13 @@ class Profile:
     # Case values added to labels, per universal relation ("" for all relations)
     case_values: dict[str, frozenset[str]] = field(default_factory=dict)
     case_instead: frozenset[str] = frozenset()  # markers whose label takes the Case value instead
+    marker: str = "nearest"  # of several markers before the word, label with the "nearest" or "first"
     fixed: str = "lemma"  # spell fixed multiword markers with "lemma" or "form"
     conj_cc: bool = False  # conj:and
     conj_label_from_first: bool = False  # a propagated conjunct copies the first's composed label
     conj_cc_next: bool = True  # a conjunct without cc borrows the next conjunct's
     xsubj: str = "nsubj:xsubj"  # label of a controlled subject ("nsubj" when plain)
+    xsubj_by_xcomp: dict[str, str] = field(default_factory=dict)  # xcomp subtype -> its subject's label
     xsubj_pass: bool = True  # nsubj:pass controller keeps :pass (nsubj:pass:xsubj)
     conj_skip: tuple[str, ...] = ()  # incoming labels not propagated to conjuncts
     conj_share: tuple[str, ...] = ("nsubj", "nsubj:pass", "obj")  # dependents shared by verb conjuncts
@@ -106,10 +108,12 @@ def profile_from_dict(data: dict, name: str = "profile") -> Profile:
         case_values=_case_values(labels.get("case_values", ()), name),
         case_instead=frozenset(labels.get("case_instead", ())),
         fixed=labels.get("fixed", "lemma"),
+        marker=labels.get("marker", "nearest"),
         conj_cc=bool(labels.get("conj_cc", False)),
         conj_label_from_first=bool(labels.get("conj_label_from_first", False)),
         conj_cc_next=bool(labels.get("conj_cc_next", True)),
         xsubj=labels.get("xsubj", "nsubj:xsubj"),
+        xsubj_by_xcomp=dict(labels.get("xsubj_by_xcomp", {})),
         xsubj_pass=bool(labels.get("xsubj_pass", True)),
         conj_skip=tuple(labels.get("conj_skip", ())),
         conj_share=tuple(labels.get("conj_share", Profile.conj_share)),
