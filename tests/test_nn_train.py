@@ -75,6 +75,12 @@ def test_two_step_training_writes_a_package(tmp_path: Path, fixtures: Path) -> N
     assert train_main(["--config", str(config), "--max-steps", "2"]) == 0
     assert "resumed from" in (tmp_path / "work" / "train.log").read_text()
     assert _parse_all(out, fixtures) == parsed
+    # --finish-only rescores the saved package and rewrites the card with the plain command.
+    (out / "MODEL.md").unlink()
+    assert train_main(["--config", str(config), "--finish-only"]) == 0
+    card = (out / "MODEL.md").read_text()
+    assert "--finish-only" not in card and f"eud train --config {config}" in card
+    assert json.loads((out / "config.json").read_text())["graph_mode"] in ("graph", "rules", "combined")
 
 
 def test_transformer_encoder_trains_and_reloads(tmp_path: Path, fixtures: Path) -> None:

@@ -69,6 +69,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-steps", type=int, help="stop after this many updates (smoke tests)")
     ap.add_argument("--max-epochs", type=int, help="override max_epochs")
     ap.add_argument("--fresh", action="store_true", help="ignore an existing checkpoint and start over")
+    ap.add_argument("--finish-only", action="store_true",
+                    help="only redo the last step on the saved package: pick the graph mode on dev, score, write MODEL.md")
     args = ap.parse_args(argv)
     try:
         config = load_train_config(args.config)
@@ -92,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 1
     try:
-        train_parser(config, args.config, fresh=args.fresh, argv=argv)
+        train_parser(config, args.config, fresh=args.fresh, argv=argv, finish_only=args.finish_only)
     except ValueError as err:
         print(f"eud train: {err}", file=sys.stderr)
         return 1

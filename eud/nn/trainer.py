@@ -26,19 +26,21 @@ def _read(path: str) -> list[Sentence]:
     return list(read_conllu(path))
 
 
-def evaluate(predictor: Predictor, path: str, modes: tuple[str, ...]) -> dict[str, dict[str, float]]:
-    """Quick scores of each graph mode on one file (the network runs once)."""
+def evaluate(predictor: Predictor, path: str, modes: tuple[str, ...],
+             variants: dict[str, Predictor] | None = None) -> dict[str, dict[str, float]]:
+    """Quick scores of each graph mode (and of other predictors' writing) on one file; the network runs once."""
     gold = _read(path)
     inputs = _read(path)
     decoded = predictor.decode_all(inputs)
     out = {}
     saved = predictor.graph_mode
-    for mode in modes:
-        predictor.graph_mode = mode
-        pred = _read(path) if mode != modes[0] else inputs
+    writers = [(mode, predictor, mode) for mode in modes] + [(name, p, p.graph_mode) for name, p in (variants or {}).items()]
+    for i, (name, writer, mode) in enumerate(writers):
+        writer.graph_mode = mode
+        pred = _read(path) if i else inputs
         for s, d in zip(pred, decoded):
-            predictor.write(s, d)
-        out[mode] = quick_scores(gold, pred)
+            writer.write(s, d)
+        out[name] = quick_scores(gold, pred)
     predictor.graph_mode = saved
     return out
 
@@ -57,12 +59,19 @@ def _optimizer(model: Parser, cfg: dict[str, Any]) -> torch.optim.Optimizer:
 
 
 def train_parser(config: dict[str, Any], config_path: Path, *, fresh: bool = False,
-                 argv: list[str] | None = None) -> None:
+                 argv: list[str] | None = None, finish_only: bool = False) -> None:
     """Train, checkpointing every epoch, and write the best model package and its card."""
     cfg = full_config(config, config_path)
     work = Path(cfg["work_dir"])
     setup_logging(work)
     torch.set_num_threads(int(cfg["threads"]))
+    if finish_only:
+        ckpt = work / "checkpoint.pt"
+        if not ckpt.exists():
+            raise ValueError(f"{work}: no checkpoint, so no trained package to finish")
+        state = json.loads(torch.load(ckpt, weights_only=True)["state"])
+        finish_package(cfg, Path(cfg["output"]), state, _command_argv(argv))
+        return
     seed_everything(int(cfg["seed"]))
     log.info("reading %s", cfg["train"])
     train = _read(cfg["train"])
@@ -155,7 +164,12 @@ def train_parser(config: dict[str, Any], config_path: Path, *, fresh: bool = Fal
             state["bad_epochs"] += 1
         _checkpoint(checkpoint_file, model, optimizer, scheduler, state)
     log.info("training finished after %d epochs (%s this run)", state["epoch"], seconds(time.time() - started))
-    finish_package(cfg, output, state, argv)
+    finish_package(cfg, output, state, _command_argv(argv))
+
+
+def _command_argv(argv: list[str] | None) -> list[str]:
+    """The training command as a user would retype it (no one-off flags)."""
+    return [a for a in (argv or []) if a not in ("--finish-only", "--fresh")]
 
 
 def _checkpoint(path: Path, model: Parser, optimizer: torch.optim.Optimizer, scheduler: Any,
@@ -182,13 +196,13 @@ def finish_package(cfg: dict[str, Any], output: Path, state: dict[str, Any], arg
     results: dict[str, Any] = {}
     relex = "rules" if predictor.case_rule is not None else "own"
     if cfg.get("dev"):
-        dev = evaluate(predictor, cfg["dev"], modes)
+        variants = {}
         if predictor.case_rule is not None:
             # The graph scorer's labels spelt by eud.nn.labels instead of the enhancer's case rule.
-            own = Predictor(model, vocabs, {**pcfg, "graph_mode": "graph", "relex": "own"})
-            dev["graph/own-labels"] = evaluate(own, cfg["dev"], ("graph",))["graph"]
-            if dev["graph/own-labels"]["ELAS"] > dev["graph"]["ELAS"]:
-                relex = "own"
+            variants["graph/own-labels"] = Predictor(model, vocabs, {**pcfg, "graph_mode": "graph", "relex": "own"})
+        dev = evaluate(predictor, cfg["dev"], modes, variants)
+        if "graph/own-labels" in dev and dev["graph/own-labels"]["ELAS"] > dev["graph"]["ELAS"]:
+            relex = "own"
         results["dev"] = dev
         if cfg["graph_mode"] == "best":
             chosen = max(modes, key=lambda m: (dev[m]["ELAS"], m == "graph"))
