@@ -6,7 +6,9 @@ away, the basic tree is copied into the enhanced graph, and
 compared with the gold ones, uncollapsed:
 
 * **detection** — a predicted empty node *matches* a gold one when both
-  govern (have an outgoing edge to) at least one common word.  ``pos`` counts
+  govern (have an outgoing edge to) at least one common *remnant* (a word
+  whose basic relation is ``orphan``, or the word promoted over them; a
+  shared subject does not count).  ``pos`` counts
   only matches that also sit after the same word (same id, so the same
   uncollapsed ``N.M`` node in a scorer); ``clause`` ignores the position.
   Pairing is one-to-one, greedy by number of shared words.  P/R/F1 are over
@@ -73,10 +75,11 @@ def governed(sentence: Sentence, node: NodeId) -> set[int]:
 
 
 def pair_nodes(gold: Sentence, pred: Sentence) -> dict[NodeId, NodeId]:
-    """One-to-one map predicted empty node → gold empty node sharing the most governed words."""
+    """One-to-one map predicted empty node → gold empty node sharing the most governed remnants."""
     options = []
+    rem = remnants(gold)
     for p in pred.empty_nodes:
-        pw = governed(pred, p.node)
+        pw = governed(pred, p.node) & rem
         for g in gold.empty_nodes:
             shared = len(pw & governed(gold, g.node))
             if shared:

@@ -503,9 +503,10 @@ class Gapping:
             end = promoted.id
         following = [tree.span(r.id, ids - {r.id})[0] for r in remnants if r.id > end]
         limit = min(following, default=len(words) + 1)
-        # Punctuation closing the phrase (a quote, an apposition's comma) stays inside it.
+        # Punctuation closing the phrase (a quote, an apposition's comma) stays
+        # inside it; placements after a single word do not take phrases.
         inside = tree.subtree(first.id, ids - {first.id})
-        while end + 1 < limit and words[end].upos == "PUNCT" and words[end].form not in VERB_PUNCT and (
+        while place == "first_phrase" and end + 1 < limit and words[end].upos == "PUNCT" and words[end].form not in VERB_PUNCT and (
             end + 1 in inside or words[end].head == promoted.id
         ):
             end += 1
