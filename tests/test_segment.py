@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import random
 import time
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +17,15 @@ from eud.segment.data import NONE, SENT, SENT_MWT, TOKEN, TOKEN_MWT, read_paragr
 from eud.segment.model import CharSegmenter, Vocab  # noqa: E402
 from eud.segment.mwt import MwtExpander  # noqa: E402
 from eud.segment.segmenter import Segmenter  # noqa: E402
+
+
+@pytest.fixture(autouse=True, scope="module")
+def one_thread():
+    # Two torch threads on a busy 2-core machine can be 50x slower than one.
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
 
 
 def surface_chars(sentences) -> str:
@@ -183,12 +193,17 @@ def forced_probs(seed: int):
     return predict
 
 
+def for_each(predict):
+    """Turn a one-text stand-in into one for ``predict_many``."""
+    return lambda model, vocab, texts, **_: [predict(model, vocab, t) for t in texts]
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_invariant_under_random_decisions(fixtures, monkeypatch, seed):
     # Random token/sentence/MWT decisions exercise the MWT path and the length guards.
     import eud.segment.segmenter as module
 
-    monkeypatch.setattr(module, "predict_probs", forced_probs(seed))
+    monkeypatch.setattr(module, "predict_many", for_each(forced_probs(seed)))
     seg = random_segmenter(fixtures)
     text = "\n\n".join(TRICKY) + "\n\nWe don't can't won't SHOULDN'T du Du."
     sents = list(seg.segment(text))
@@ -220,7 +235,7 @@ def test_comments_and_space_after(fixtures, monkeypatch):
                 probs[i] = torch.tensor([0, 0, 1.0, 0, 0])
         return probs
 
-    monkeypatch.setattr(module, "predict_probs", predict)
+    monkeypatch.setattr(module, "predict_many", for_each(predict))
     seg = random_segmenter(fixtures)
     sents = list(seg.segment("I don't  know.It is.\n\nSecond   para.", doc_id="doc"))
     assert [s.text for s in sents] == ["I don't know.", "It is.", "Second para."]
@@ -239,7 +254,7 @@ def test_comments_and_space_after(fixtures, monkeypatch):
 
 def test_long_line_is_linear(fixtures):
     seg = random_segmenter(fixtures)
-    text = "lorem ipsum dolor sit amet " * 4000  # about 100 KB, no sentence punctuation
+    text = "lorem ipsum dolor sit amet " * 2000  # about 54 KB, no sentence punctuation
     started = time.time()
     sents = list(seg.segment(text))
     assert time.time() - started < 30
@@ -289,3 +304,49 @@ def test_load_rejects_non_package(tmp_path):
 
     with pytest.raises(SegmenterError, match="not a segmenter package"):
         Segmenter.load(tmp_path)
+
+
+# -- the shipped English model ------------------------------------------------------
+
+EN_MODEL = Path(__file__).resolve().parents[1] / "models" / "en_ewt" / "segmenter"
+
+
+def shipped() -> Segmenter:
+    if not (EN_MODEL / "model.safetensors").is_file():
+        pytest.skip("models/en_ewt/segmenter is not trained")
+    return Segmenter.load(EN_MODEL)
+
+
+def test_shipped_model_on_example():
+    seg = shipped()
+    example = Path(__file__).resolve().parents[1] / "examples" / "en.txt"
+    sents = list(seg.segment(paragraphs(example), doc_id="en"))
+    assert surface_chars(sents) == non_space(read_text(example))
+    assert sents[0].text == "I'm not sure we can't fix this by Friday."
+    assert [w.form for w in sents[0].words] == ["I", "'m", "not", "sure", "we", "ca", "n't", "fix", "this", "by",
+                                               "Friday", "."]
+    assert [(t.first, t.last, t.form) for t in sents[0].tokens] == [(1, 2, "I'm"), (6, 7, "can't")]
+    assert sents[0].words[-2].misc == "SpaceAfter=No"
+    # The closing quote stays with its sentence.
+    assert any(s.text.endswith('won\'t be cheap."') for s in sents)
+    assert sum(1 for s in sents if "# newpar" in s.comments) == 4
+
+
+@pytest.mark.slow
+def test_shipped_model_one_megabyte_line(tmp_path):
+    seg = shipped()
+    rng = random.Random(0)
+    words = ["alpha", "beta", "gamma", "delta", "don't", "x1", "épée", "東京"]
+    text = " ".join(rng.choice(words) for _ in range(150_000))[:1_000_000]
+    path = tmp_path / "long.txt"
+    path.write_text(text, encoding="utf-8")
+    started = time.time()
+    count = longest = 0
+    kept = []
+    for s in seg.segment(paragraphs(path)):
+        count += 1
+        longest = max(longest, len(s.words))
+        kept.append(surface_chars([s]))
+    assert "".join(kept) == non_space(text)
+    assert longest <= 300 + 300  # max_sentence_tokens, plus expanded words
+    assert time.time() - started < 600

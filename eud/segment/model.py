@@ -99,25 +99,34 @@ def framed_ids(vocab: Vocab, text: str) -> tuple[list[int], list[int]]:
 
 
 @torch.inference_mode()
-def predict_probs(model: CharSegmenter, vocab: Vocab, text: str, *, core: int = 448,
-                  context: int = 96, batch_windows: int = 32) -> torch.Tensor:
-    """Class probabilities ``[len(text), 5]`` for one paragraph, window by window."""
+def predict_many(model: CharSegmenter, vocab: Vocab, texts: list[str], *, core: int = 256,
+                 context: int = 64, batch_windows: int = 64) -> list[torch.Tensor]:
+    """Class probabilities ``[len(text), 5]`` for each text, windows of all texts batched together."""
     model.eval()
-    chars, cats = framed_ids(vocab, text)
-    total = len(chars)
-    out = torch.empty(total, N_CLASSES)
-    starts = list(range(0, total, core))
-    for b in range(0, len(starts), batch_windows):
-        group = starts[b:b + batch_windows]
-        spans = [(max(0, s - context), min(total, s + core + context)) for s in group]
-        width = max(e - s for s, e in spans)
+    framed = [framed_ids(vocab, t) for t in texts]
+    outs = [torch.empty(len(c), N_CLASSES) for c, _ in framed]
+    # (text index, core start, window start, window end), longest windows first to pad little.
+    windows = []
+    for n, (chars, _) in enumerate(framed):
+        total = len(chars)
+        for s0 in range(0, total, core):
+            windows.append((n, s0, max(0, s0 - context), min(total, s0 + core + context)))
+    windows.sort(key=lambda w: w[2] - w[3])
+    for b in range(0, len(windows), batch_windows):
+        group = windows[b:b + batch_windows]
+        width = max(e - s for _, _, s, e in group)
         c = torch.full((len(group), width), PAD, dtype=torch.long)
         k = torch.full((len(group), width), PAD, dtype=torch.long)
-        for i, (s, e) in enumerate(spans):
-            c[i, : e - s] = torch.tensor(chars[s:e])
-            k[i, : e - s] = torch.tensor(cats[s:e])
+        for i, (n, _, s, e) in enumerate(group):
+            c[i, : e - s] = torch.tensor(framed[n][0][s:e])
+            k[i, : e - s] = torch.tensor(framed[n][1][s:e])
         probs = model(c, k).softmax(-1)  # [W, width, 5]
-        for i, (s0, (s, _)) in enumerate(zip(group, spans)):
-            e0 = min(total, s0 + core)
-            out[s0:e0] = probs[i, s0 - s: e0 - s]
-    return out[1:-1]
+        for i, (n, s0, s, _) in enumerate(group):
+            e0 = min(len(outs[n]), s0 + core)
+            outs[n][s0:e0] = probs[i, s0 - s: e0 - s]
+    return [o[1:-1] for o in outs]
+
+
+def predict_probs(model: CharSegmenter, vocab: Vocab, text: str, **options: int) -> torch.Tensor:
+    """Class probabilities ``[len(text), 5]`` for one paragraph."""
+    return predict_many(model, vocab, [text], **options)[0]

@@ -16,6 +16,7 @@ non-whitespace character of the input is kept, in order.
 from __future__ import annotations
 
 import json
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -25,7 +26,7 @@ import torch
 
 from eud.graph import MultiwordToken, Sentence, Word
 from eud.segment.data import normalise_space
-from eud.segment.model import CharSegmenter, Vocab, predict_probs
+from eud.segment.model import CharSegmenter, Vocab, predict_many
 from eud.segment.mwt import MwtExpander
 from eud.segment.text import split_paragraphs
 
@@ -87,50 +88,53 @@ class Segmenter:
         """Sentences of a text (paragraphs split at blank lines) or of an iterable of paragraphs."""
         paras = split_paragraphs(text) if isinstance(text, str) else text
         count = 0
-        first = True
-        for para in paras:
-            newpar = True
-            for tokens in self._sentences(normalise_space(para)):
-                count += 1
-                comments = []
-                if first:
-                    comments.append(f"# newdoc id = {doc_id}" if doc_id else "# newdoc")
-                    first = False
-                if newpar:
-                    comments.append("# newpar")
-                    newpar = False
-                comments.append(f"# sent_id = {doc_id}-{count}" if doc_id else f"# sent_id = {count}")
-                yield self._build(tokens, comments)
+        last_par = -1
+        for par, tokens in self._sentences(paras):
+            count += 1
+            comments = []
+            if count == 1:
+                comments.append(f"# newdoc id = {doc_id}" if doc_id else "# newdoc")
+            if par != last_par:
+                comments.append("# newpar")
+                last_par = par
+            comments.append(f"# sent_id = {doc_id}-{count}" if doc_id else f"# sent_id = {count}")
+            yield self._build(tokens, comments)
 
-    def _sentences(self, para: str) -> Iterator[list[_Token]]:
-        """Token lists, one per sentence, for one whitespace-normalised paragraph."""
+    def _sentences(self, paras: Iterable[str]) -> Iterator[tuple[int, list[_Token]]]:
+        """``(paragraph number, tokens)`` for each sentence, a batch of text at a time."""
         pending: list[_Token] = []
-        blocks = list(_block_spans(para, BLOCK_CHARS))
-        for start, stop in blocks:
-            for token in self._tokens(para[start:stop]):
-                pending.append(token)
-                if token.sent_prob > 0.5:
-                    yield pending
-                    pending = []
-                elif len(pending) >= self.max_sentence_tokens:
-                    # Cut where a sentence end is likeliest, in the second half.
-                    half = len(pending) // 2
-                    cut = max(range(half, len(pending)), key=lambda i: pending[i].sent_prob)
-                    yield pending[: cut + 1]
-                    pending = pending[cut + 1:]
-        if pending:
-            yield pending
+        ending = False
+        for group in _groups(_pieces(paras, BLOCK_CHARS), BLOCK_CHARS):
+            all_probs = predict_many(self.model, self.vocab, [text for _, text, _ in group])
+            for (par, text, last), probs in zip(group, all_probs):
+                for token in self._tokens(text, probs):
+                    # After a sentence end with no space, punctuation still belongs to the
+                    # sentence (the quote in `cheap."`); a word starts the next one.
+                    if ending and not _is_punct(token.form):
+                        yield par, pending
+                        pending, ending = [], False
+                    pending.append(token)
+                    ending = ending or token.sent_prob > 0.5
+                    if ending and token.space_after:
+                        yield par, pending
+                        pending, ending = [], False
+                    elif len(pending) >= self.max_sentence_tokens:
+                        # Cut where a sentence end is likeliest, in the second half.
+                        half = len(pending) // 2
+                        cut = max(range(half, len(pending)), key=lambda i: pending[i].sent_prob)
+                        yield par, pending[: cut + 1]
+                        pending = pending[cut + 1:]
+                if last and pending:
+                    yield par, pending
+                    pending, ending = [], False
 
-    def _tokens(self, text: str) -> Iterator[_Token]:
-        """Tokens of one block of normalised text (no leading/trailing space).
+    def _tokens(self, text: str, probs: torch.Tensor) -> Iterator[_Token]:
+        """Tokens of one piece of normalised text, given its probabilities ``[len(text), 5]``.
 
-        A block that is not the paragraph's last was cut at a space, so its
+        A piece that is not its paragraph's last was cut at a space, so its
         last token has a space after it; the paragraph's last token is also
         given one, since nothing follows it.
         """
-        if not text:
-            return
-        probs = predict_probs(self.model, self.vocab, text)  # [len(text), 5]
         end = probs[:, 1:].sum(-1)
         sent = ((probs[:, 3] + probs[:, 4]) / end.clamp_min(0.5)).numpy()
         mwt = ((probs[:, 2] + probs[:, 4]) > 0.5 * end).numpy()
@@ -173,6 +177,11 @@ class Segmenter:
         return Sentence(comments=comments, words=words, tokens=mwts)
 
 
+def _is_punct(form: str) -> bool:
+    """Whether a token is only punctuation (Unicode categories P*)."""
+    return all(unicodedata.category(ch).startswith("P") for ch in form)
+
+
 def _block_spans(text: str, size: int) -> Iterator[tuple[int, int]]:
     """Spans of about ``size`` characters cut at spaces (never inside a token)."""
     start = 0
@@ -186,3 +195,26 @@ def _block_spans(text: str, size: int) -> Iterator[tuple[int, int]]:
         start = cut + 1
     if start < len(text):
         yield start, len(text)
+
+
+def _pieces(paras: Iterable[str], size: int) -> Iterator[tuple[int, str, bool]]:
+    """``(paragraph number, text, is its last piece)``: normalised paragraphs cut at spaces."""
+    for n, para in enumerate(paras):
+        norm = normalise_space(para)
+        spans = list(_block_spans(norm, size))
+        for j, (start, stop) in enumerate(spans):
+            yield n, norm[start:stop], j == len(spans) - 1
+
+
+def _groups(pieces: Iterator[tuple[int, str, bool]], size: int) -> Iterator[list[tuple[int, str, bool]]]:
+    """Batches of pieces of about ``size`` characters in all, so the model runs on many at once."""
+    group: list[tuple[int, str, bool]] = []
+    total = 0
+    for piece in pieces:
+        group.append(piece)
+        total += len(piece[1])
+        if total >= size:
+            yield group
+            group, total = [], 0
+    if group:
+        yield group
