@@ -11,17 +11,19 @@ from __future__ import annotations
 import itertools
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import needs_shared, shared_files
 
 from eud.conllu import format_sentence, parse_conllu, read_conllu
 from eud.enhance.gapping import LANGUAGE_STYLES, Gapping, Style, _Tree, align, label_from_form, pair_score
+from eud.graph import Sentence
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
-def enhance(sentence, **options) -> None:  # type: ignore[no-untyped-def]
+def enhance(sentence: Sentence, **options: Any) -> None:
     """Strip the enhanced layer, copy the basic tree and run the rule."""
     sentence.copy_basic_to_enhanced()
     Gapping(**options).apply(sentence)
@@ -215,7 +217,7 @@ def test_align_matches_brute_force() -> None:
 
 def test_random_trees_give_valid_graphs() -> None:
     """Parser-like garbage (orphans under orphans, orphans of the root's child...) never breaks the graph."""
-    from eud.graph import Sentence, Word
+    from eud.graph import Word
     from eud.validate import check_sentence
 
     rng = random.Random(11)
