@@ -28,7 +28,7 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
-from eud.enhance.context import Context
+from eud.enhance.context import Context, label_ok
 from eud.enhance.profiles import Profile
 from eud.graph import Edge, NodeId
 
@@ -171,5 +171,7 @@ class CaseLabels:
         for edge in [e for e in graph if e.label in wanted]:
             new = self.compose_label(ctx, edge)
             if new is not None and new != edge.label:
+                if not label_ok(new):
+                    ctx.risky = True
                 graph.remove(*edge)
                 graph.add(edge.head, edge.dep, new)

@@ -54,9 +54,8 @@ class Coordination:
     def apply(self, ctx: Context) -> None:
         """Propagate incoming edges to conjuncts, nearest chains first."""
         graph = ctx.sentence.enhanced
-        for w in ctx.sentence.words:
-            if w.udeprel != "conj":
-                continue
+        for c in ctx.conj_words:
+            w = ctx.words[c]
             first = ctx.first_conjunct(w.id)
             if first == w.id:
                 continue
@@ -94,15 +93,16 @@ def conjunct_kind(ctx: Context, i: int) -> str:
 
 def coordinations(ctx: Context) -> Iterator[list[int]]:
     """Each coordination of the sentence as its conjuncts in word order, first conjunct first."""
-    for w in ctx.sentence.words:
-        if w.udeprel != "conj" and ctx.kids(w.id, "conj"):
-            out = [w.id]
-            stack = ctx.conjuncts(w.id)
-            while stack:
-                c = stack.pop()
-                out.append(c)
-                stack.extend(ctx.conjuncts(c))
-            yield sorted(out)
+    words = ctx.words
+    firsts = {words[c].head for c in ctx.conj_words}
+    for first in sorted(f for f in firsts if f and not words[f].deprel.startswith("conj")):
+        out = [first]
+        stack = ctx.conjuncts(first)
+        while stack:
+            c = stack.pop()
+            out.append(c)
+            stack.extend(ctx.conjuncts(c))
+        yield sorted(out)
 
 
 def share_candidates(ctx: Context, conjs: list[int]) -> Iterator[tuple[int, int, str]]:

@@ -9,16 +9,15 @@ sentence so the result passes ``udvalidate --level 2``.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Callable, Protocol
 
 from eud.enhance.case_labels import CaseLabels
-from eud.enhance.context import Context
+from eud.enhance.context import Context, basic_tree_ok, label_ok
 from eud.enhance.control import Control
 from eud.enhance.coordination import Coordination, SharedDependents
 from eud.enhance.profiles import Profile
 from eud.enhance.relative import Relative
-from eud.graph import ROOT, Edge, EnhancedGraph, Sentence
+from eud.graph import ROOT, EnhancedGraph, Sentence
 
 try:  # written by another helper; the enhancer works without it
     from eud.enhance.gapping import Gapping
@@ -27,33 +26,25 @@ except ImportError:  # pragma: no cover
 
 try:
     from eud.repair import repair_sentence as _repair
-    from eud.validate import label_problem
 except ImportError:  # pragma: no cover
     _repair = None
 
-    def label_problem(label: str) -> str | None:  # type: ignore[misc]
-        return None
-
-
-@lru_cache(maxsize=8192)
-def _good_label(label: str) -> bool:
-    return label_problem(label) is None
-
 
 def looks_valid(sentence: Sentence) -> bool:
-    """A fast sufficient check: labels well formed, no self-loops, every node reachable from the root.
+    """A sufficient check: labels well formed, no self-loops, every node reachable from the root.
 
     When it says yes the validator's repair would change nothing, so the (slower)
     repair step is skipped; when it says no, repair runs.
     """
-    graph = sentence.enhanced
-    for head, dep, label in graph:
-        if head == dep or not _good_label(label):
+    succ: dict = {}
+    for head, dep, label in sentence.enhanced:
+        if head == dep or not label_ok(label):
             return False
+        succ.setdefault(head, []).append(dep)
     seen = {ROOT}
     stack = [ROOT]
     while stack:
-        for _, dep, _ in graph.dependents(stack.pop()):
+        for dep in succ.get(stack.pop(), ()):
             if dep not in seen:
                 seen.add(dep)
                 stack.append(dep)
@@ -106,20 +97,33 @@ class Enhancer:
         self.repair = repair and _repair is not None
         self.label_map = profile.label_map
 
-    def copy_basic(self, sentence: Sentence) -> None:
-        """Start the enhanced graph as the basic tree, relabelled by the profile's map."""
+    def copy_basic(self, sentence: Sentence) -> bool:
+        """Start the enhanced graph as the basic tree, relabelled by the profile's map.
+
+        Returns whether that start is valid (a tree with well-formed labels).
+        """
         lmap = self.label_map
-        sentence.enhanced = EnhancedGraph(
-            Edge((w.head, 0), (w.id, 0), lmap.get(w.deprel, w.deprel)) for w in sentence.words if w.head is not None
-        )
+        graph = EnhancedGraph()
+        add = graph.add
+        labels = set()
+        for w in sentence.words:
+            if w.head is not None:
+                label = lmap.get(w.deprel, w.deprel)
+                labels.add(label)
+                add((w.head, 0), (w.id, 0), label)
+        sentence.enhanced = graph
         sentence.empty_nodes = []
+        return all(label_ok(label) for label in labels) and basic_tree_ok(sentence)
 
     def enhance(self, sentence: Sentence) -> Sentence:
         """Replace the sentence's enhanced graph (and empty nodes) with the rules' output."""
-        self.copy_basic(sentence)
+        sound = self.copy_basic(sentence)
         ctx = Context(sentence)
         for rule in self.rules:
             rule.apply(ctx)
-        if self.repair and not looks_valid(sentence):
+        # Rules only add edges to a valid tree, or relabel with checked labels, unless
+        # they say otherwise (ctx.risky) or gapping added empty nodes: only then is
+        # the full check needed.
+        if self.repair and (not sound or ctx.risky or sentence.empty_nodes) and not looks_valid(sentence):
             _repair(sentence)
         return sentence

@@ -98,6 +98,7 @@ class Relative:
             if pron == antecedent or words[pron].deprel in self.no_ref:
                 continue
             a, p = (antecedent, 0), (pron, 0)
+            ctx.risky = True  # edges are removed here: let the full check look
             for head, _, label in graph.heads(p):
                 if head == a:
                     continue
