@@ -275,7 +275,7 @@ def tiny_config(fixtures, tmp_path) -> dict:
 def test_tiny_training_save_load_identical(fixtures, tmp_path):
     from eud.segment.train import train_segmenter
 
-    train_segmenter(tiny_config(fixtures, tmp_path), tmp_path / "config.toml")
+    assert train_segmenter(tiny_config(fixtures, tmp_path), tmp_path / "config.toml") == 0
     out = tmp_path / "seg"
     for name in ("config.json", "vocab.json", "model.safetensors", "mwt.json", "MODEL.md"):
         assert (out / name).is_file(), name
@@ -297,6 +297,20 @@ def test_training_resumes_from_checkpoint(fixtures, tmp_path):
     train_segmenter({**config, "epochs": 2}, tmp_path / "config.toml")
     card = (tmp_path / "seg" / "MODEL.md").read_text()
     assert "| 1 |" in card and "| 2 |" in card
+
+
+def test_bad_config_is_a_message_not_a_traceback(fixtures, tmp_path, capsys):
+    from eud.segment.train import train_segmenter
+
+    config = tiny_config(fixtures, tmp_path)
+    assert train_segmenter({**config, "train": str(tmp_path / "nope.conllu")}, tmp_path / "c.toml") == 2
+    assert "nope.conllu not found" in capsys.readouterr().err
+    assert train_segmenter({**config, "epoch": 3}, tmp_path / "c.toml") == 2
+    assert "unknown key(s) epoch" in capsys.readouterr().err
+    bad = tmp_path / "bad.conllu"
+    bad.write_text("1\tx\n\n", encoding="utf-8")
+    assert train_segmenter({**config, "train": str(bad)}, tmp_path / "c.toml") == 2
+    assert "bad.conllu:1" in capsys.readouterr().err
 
 
 def test_load_rejects_non_package(tmp_path):

@@ -115,8 +115,33 @@ def save_package(out: Path, model: CharSegmenter, vocab: Vocab, settings: dict, 
     save_file({k: v.contiguous() for k, v in model.state_dict().items()}, str(out / "model.safetensors"))
 
 
-def train_segmenter(config: dict, config_path: Path) -> None:
-    """Train a segmenter from ``config`` (see the module doc) and write its package."""
+def train_segmenter(config: dict, config_path: Path) -> int:
+    """Train a segmenter from ``config`` (see the module doc) and write its package.
+
+    Returns an exit code: 0, or 2 after printing a one-line message for a bad
+    config or unreadable data.
+    """
+    from eud.conllu import ConlluError
+
+    missing = [key for key in ("train", "dev", "output") if key not in config]
+    unknown = sorted(set(config) - set(DEFAULTS) - {"task", "train", "dev", "output", "checkpoint"})
+    if missing or unknown:
+        problem = f"missing key(s) {', '.join(missing)}" if missing else f"unknown key(s) {', '.join(unknown)}"
+        print(f"eud train: {config_path}: segmenter config: {problem}", file=sys.stderr)
+        return 2
+    for key in ("train", "dev"):
+        if not _resolve(config, config_path, key).is_file():
+            print(f"eud train: {config_path}: {key} file {_resolve(config, config_path, key)} not found", file=sys.stderr)
+            return 2
+    try:
+        _train(config, config_path)
+    except ConlluError as err:
+        print(f"eud train: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _train(config: dict, config_path: Path) -> None:
     from eud.conllu import read_conllu
     from eud.segment.mwt import MwtExpander
 
@@ -246,8 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as err:
         print(f"{args.config}: cannot read config: {err}", file=sys.stderr)
         return 2
-    train_segmenter(config, args.config)
-    return 0
+    return train_segmenter(config, args.config)
 
 
 if __name__ == "__main__":
