@@ -11,22 +11,25 @@ Labels listed in the profile's ``conj_skip`` (``root`` for treebanks that do
 not propagate it) are left alone.
 
 :class:`SharedDependents` decides from the basic tree which dependents of the
-first conjunct are shared by a later verbal conjunct:
-
-* a subject (``nsubj``, ``nsubj:pass``, ``csubj``) that precedes the first
-  conjunct goes to every later conjunct that has no subject of its own (and no
-  ``expl``, ``mark`` or ``orphan``); it becomes ``nsubj:pass`` when the later
-  conjunct is passive (has ``aux:pass``) and ``nsubj`` when the first was
-  passive and the later is not;
-* an object that follows the last conjunct ("buy and sell stocks") goes to
-  every earlier verbal conjunct without an object of its own;
-* other relations listed in ``conj_share`` (``aux`` in some treebanks) go to
-  a later conjunct that lacks that relation, when they precede the first
-  conjunct.
+first conjunct are shared by a later conjunct (and which dependents of the
+last conjunct, after it, by earlier ones: "buy and sell stocks").  Every such
+candidate has a key "KIND RELATION SIDE" (see :func:`share_candidates`): the
+receiving conjunct is nominal, verbal or other; the dependent's basic
+relation; and whether it stands before the coordination, inside it, after it
+attached to the first conjunct, or after it attached to the last ("rnr").  A
+conjunct never receives a relation it has itself (for subjects: any subject,
+expletive or ``mark``, also inside its own ``xcomp``), nor anything when it is
+gapped.  The profile lists the keys to share (``conj_share``); ``eud profile
+learn`` keeps the keys that gold data shares at least half the time, so the
+evidence the rule uses (position, the conjunct's own arguments) is weighed
+per treebank.  A shared subject becomes ``nsubj:pass``/``nsubj`` by the
+receiving conjunct's own auxiliary when it has one; conjoined subjects
+("Mary and John came and left") are shared together.
 
 Cannot: tell shared modifiers of nouns ("old men and women") from unshared
-ones, so it does not share them; see subjects inside a conjunct's own
-subordinate clause; undo a wrong basic attachment of the shared word.
+ones beyond what position and the key's statistics say; see subjects inside
+a conjunct's own subordinate clause; undo a wrong basic attachment of the
+shared word.
 """
 
 from __future__ import annotations
