@@ -37,6 +37,15 @@ TREEBANKS = [
     "sv_talbanken", "ta_ttb", "uk_iu",
 ]
 BY_TYPE = ["en_ewt", "cs_cac", "nl_lassysmall", "lv_lvtb"]
+NOTES = """\
+How: DEPS and empty nodes are stripped from each gold file, `eud enhance` runs with
+the treebank's profile (`converters/<treebank>.toml` or `<language>.toml`; all
+learned by `eud profile learn` on **dev** only, see `eval/enhance_profiles.py`, then
+reviewed by hand), and `eud.evaluate` (official IWPT semantics: empty nodes
+collapsed) scores it.  baseline1 copies the basic tree into DEPS.  The last
+column runs `udvalidate --level 2` on every output file.  French has no gold
+enhanced layer and is not scored; `converters/fr.toml`, `ru.toml` and `ar.toml`
+are written by hand from the guidelines and are unverified."""
 
 
 def strip(sentence: Sentence) -> Sentence:
@@ -193,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
         base, ours = throughput(path, "en_ewt")
         body += (f"\nThroughput on en_ewt test, one process, reading to writing: enhancer {ours:,.0f} words/s, "
                  f"copy baseline {base:,.0f} words/s in the same run (ratio {ours / base:.2f}).\n")
-    body = f"Produced by `{command.strip()}`.\n\n" + body
+    body = f"Produced by `{command.strip()}`.\n\n{NOTES}\n\n" + body
     print(body)
     if args.write:
         write_section(body)

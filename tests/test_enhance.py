@@ -143,3 +143,38 @@ def test_en_ewt_dev_is_enhanced_well_and_validly():
         write_conllu(stripped(), out)
         ev = evaluate_files(paths[0], out)
     assert ev["ELAS"].f1 > 0.985
+
+
+ET_LIKE = """
+[labels]
+map = { "nsubj:cop" = "nsubj", "acl:relcl" = "acl" }
+conj_share = ["verbal nsubj:cop before", "other nsubj:cop before"]
+[labels.relative_gap]
+"subj -" = "obj"
+"""
+
+SENTENCE = """# text = Mees on väsinud ja magab.
+1\tMees\tmees\tNOUN\tS\t_\t3\tnsubj:cop\t_\t_
+2\ton\tolema\tAUX\tV\t_\t3\tcop\t_\t_
+3\tväsinud\tväsinud\tADJ\tA\t_\t0\troot\t_\t_
+4\tja\tja\tCCONJ\tJ\t_\t5\tcc\t_\t_
+5\tmagab\tmagama\tVERB\tV\t_\t3\tconj\t_\t_
+
+# text = the book I read
+1\tthe\tthe\tDET\tDT\t_\t2\tdet\t_\t_
+2\tbook\tbook\tNOUN\tNN\t_\t0\troot\t_\t_
+3\tI\tI\tPRON\tPRP\t_\t4\tnsubj\t_\t_
+4\tread\tread\tVERB\tVBD\t_\t2\tacl:relcl\t_\t_
+
+"""
+
+
+def test_label_map_root_propagation_and_relative_gap():
+    first, second = parse_conllu(SENTENCE)
+    enhancer = Enhancer(_profile(ET_LIKE))
+    enhancer.enhance(first)
+    assert first.deps((1, 0)) == "3:nsubj|5:nsubj"  # mapped, and shared with its mapped label
+    assert first.deps((5, 0)) == "0:root|3:conj"  # root propagates unless conj_skip lists it
+    enhancer.enhance(second)
+    assert second.deps((2, 0)) == "0:root|4:obj"  # the gap of "the book I read"
+    assert second.deps((4, 0)) == "2:acl"
