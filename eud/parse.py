@@ -12,8 +12,9 @@ import argparse
 import os
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO
 
 from eud.conllu import ConlluError, format_sentence, read_conllu
 from eud.graph import Sentence
@@ -68,8 +69,8 @@ def _sentences(args: argparse.Namespace, fmt: str) -> Iterator[Sentence]:
     if fmt == "conllu":
         return read_conllu(args.input)
     if fmt == "tokenized":
-        from eud.segment import read_tokenized
         from eud.conllu import open_text
+        from eud.segment import read_tokenized
 
         def lines() -> Iterator[str]:
             stream = sys.stdin if args.input == "-" else open_text(args.input)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
@@ -30,7 +31,7 @@ def run_parse(model: str, gold: str, out: Path, mode: str | None, threads: int) 
            "--threads", str(threads), gold, "-o", str(out)]
     if mode:
         cmd += ["--graph-mode", mode]
-    run = subprocess.run(cmd, capture_output=True, text=True, env={**__import__("os").environ, "EUD_NO_PROGRESS": "1"})
+    run = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "EUD_NO_PROGRESS": "1"}, check=False)
     if run.returncode:
         raise SystemExit(f"eud parse failed:\n{run.stderr[-3000:]}")
     err = run.stderr

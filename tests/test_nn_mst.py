@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 np = pytest.importorskip("numpy")
-from eud.nn.mst import chu_liu_edmonds, decode_tree, tree_score  # noqa: E402
+from eud.nn.mst import chu_liu_edmonds, decode_tree, tree_score
 
 
 def _is_tree(heads: tuple[int, ...], one_root: bool) -> bool:

@@ -13,13 +13,13 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 pytest.importorskip("safetensors")
 
-from eud.conllu import format_sentence, read_conllu  # noqa: E402
-from eud.nn.encoders import resolve_encoder_config  # noqa: E402
-from eud.nn.model import Parser  # noqa: E402
-from eud.nn.package import load_package, save_package  # noqa: E402
-from eud.nn.predict import Predictor  # noqa: E402
-from eud.nn.train import main as train_main  # noqa: E402
-from eud.nn.vocab import build_vocabs  # noqa: E402
+from eud.conllu import format_sentence, read_conllu
+from eud.nn.encoders import resolve_encoder_config
+from eud.nn.model import Parser
+from eud.nn.package import load_package, save_package
+from eud.nn.predict import Predictor
+from eud.nn.train import main as train_main
+from eud.nn.vocab import build_vocabs
 
 SMALL_MODEL = {"tag_hidden": 16, "arc_dim": 16, "label_dim": 8, "dropout": 0.1}
 SMALL_CHARLSTM = {"type": "charlstm", "char_dim": 8, "char_out": 16, "word_dim": 8, "lstm_hidden": 16, "lstm_layers": 1}
@@ -132,5 +132,5 @@ def test_output_passes_udvalidate_level_2(tmp_path: Path, fixtures: Path) -> Non
         out = tmp_path / f"{mode}.conllu"
         out.write_text("".join(format_sentence(s) for s in pred))
         sentences = list(read_conllu(fixtures / "parser_tiny.conllu"))
-        run = subprocess.run(["udvalidate", "--lang", "en", "--level", "2", str(out)], capture_output=True, text=True)
+        run = subprocess.run(["udvalidate", "--lang", "en", "--level", "2", str(out)], capture_output=True, text=True, check=False)
         assert "*** PASSED ***" in run.stdout + run.stderr, (mode, run.stdout[-2000:], run.stderr[-2000:])

@@ -9,12 +9,12 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("safetensors")
 
-from eud.conllu import parse_conllu, read_conllu  # noqa: E402
-from eud.nn.encoders import resolve_encoder_config  # noqa: E402
-from eud.nn.model import Parser  # noqa: E402
-from eud.nn.package import save_package  # noqa: E402
-from eud.nn.vocab import build_vocabs  # noqa: E402
-from eud.parse import guess_format, main  # noqa: E402
+from eud.conllu import parse_conllu, read_conllu
+from eud.nn.encoders import resolve_encoder_config
+from eud.nn.model import Parser
+from eud.nn.package import save_package
+from eud.nn.vocab import build_vocabs
+from eud.parse import guess_format, main
 
 
 @pytest.fixture(scope="module")

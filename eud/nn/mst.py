@@ -48,7 +48,6 @@ def chu_liu_edmonds(scores: np.ndarray) -> np.ndarray:
     in_cycle[cycle] = True
     outside = [v for v in range(n) if not in_cycle[v]]  # includes the root, at index 0
     c = len(outside)  # index of the contracted node
-    index = {v: i for i, v in enumerate(outside)}
     cyc = np.array(cycle)
     out_arr = np.array(outside)
     sub = np.full((c + 1, c + 1), NEG)

@@ -14,8 +14,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import torch
-
 from eud.nn.encoders import named_transformer
 from eud.nn.model import Parser
 from eud.nn.vocab import Vocab, vocabs_from_json, vocabs_to_json

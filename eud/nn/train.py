@@ -120,8 +120,8 @@ def full_config(config: dict[str, Any], config_path: Path) -> dict[str, Any]:
 
 def seconds(t: float) -> str:
     """A duration as h:mm:ss."""
-    t = int(math.ceil(t))
-    return f"{t // 3600}:{t % 3600 // 60:02d}:{t % 60:02d}"
+    n = math.ceil(t)
+    return f"{n // 3600}:{n % 3600 // 60:02d}:{n % 60:02d}"
 
 
 def seed_everything(seed: int) -> None:

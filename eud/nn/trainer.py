@@ -236,17 +236,17 @@ def write_card(cfg: dict[str, Any], output: Path, state: dict[str, Any], results
         f"- train: `{Path(cfg['train']).name}`", f"- dev: `{Path(cfg['dev']).name if cfg.get('dev') else '-'}`",
         f"- test: `{Path(cfg['test']).name if cfg.get('test') else '-'}`", "",
         "## Model", "",
-        f"- encoder: `{enc['type']}` (transformer: {enc.get('transformer') or 'none'}, fine-tuned: "
-        f"{bool(enc.get('transformer')) and enc.get('finetune')}, chars: {enc['chars']}, words: {enc['words']}, "
-        f"BiLSTM layers: {enc['lstm_layers']})",
+        (f"- encoder: `{enc['type']}` (transformer: {enc.get('transformer') or 'none'}, fine-tuned: "
+         f"{bool(enc.get('transformer')) and enc.get('finetune')}, chars: {enc['chars']}, words: {enc['words']}, "
+         f"BiLSTM layers: {enc['lstm_layers']})"),
         f"- enhanced graph: `{chosen}` (picked on dev among: {', '.join(results.get('dev', {}) or ['graph'])})",
-        f"- weights: model.safetensors, {size:.1f} MiB", f"- epochs trained: {state['epoch']}, best dev: "
-        f"{state['best']:.2f}", "",
+        f"- weights: model.safetensors, {size:.1f} MiB",
+        f"- epochs trained: {state['epoch']}, best dev: {state['best']:.2f}", "",
         "## Command", "", "```", command, "```", "",
         "(run from the repository root; the config's paths are relative to the config file)", "",
         "## Scores", "",
-        "Quick scores from training (gold tokenisation; ELAS counts edges between words only).  "
-        "Official figures: `eval/RESULTS.md`, section Parser.", "",
+        ("Quick scores from training (gold tokenisation; ELAS counts edges between words only).  "
+         "Official figures: `eval/RESULTS.md`, section Parser."), "",
     ]
     cols = ("UPOS", "XPOS", "UFeats", "Lemmas", "UAS", "LAS", "ELAS")
     lines.append("| split | graph | " + " | ".join(cols) + " |")

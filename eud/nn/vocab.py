@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable
+from collections.abc import Iterable
 
 from eud.graph import Sentence
 from eud.nn.labels import delexicalise_graph
