@@ -46,9 +46,10 @@ def with_placeholder_tree(sentence: Sentence) -> Sentence:
     return sentence
 
 
-def score(gold: Path, system: Path) -> dict[str, float]:
-    """Tokens, Words and Sentences F1 from the official scorer (udeval)."""
-    out = subprocess.run(["udeval", "-v", "--no-enhanced", str(gold), str(system)],
+def score(gold: Path, system: Path, scorer: str = "udeval") -> dict[str, float]:
+    """Tokens, Words and Sentences F1 from the official scorer (udeval) or ``eud evaluate``."""
+    command = ["udeval", "-v"] if scorer == "udeval" else [sys.executable, "-m", "eud", "evaluate"]
+    out = subprocess.run(command + ["--no-enhanced", str(gold), str(system)],
                          capture_output=True, text=True, check=True).stdout
     figures = {}
     for name in ("Tokens", "Sentences", "Words"):
@@ -63,6 +64,8 @@ def main() -> int:
     parser.add_argument("--model", type=Path, required=True, help="segmenter package folder")
     parser.add_argument("--treebank", default="en_ewt")
     parser.add_argument("--split", default="test")
+    parser.add_argument("--scorer", choices=("udeval", "eud"), default="udeval",
+                        help="udeval (official, from udtools) or eud evaluate")
     parser.add_argument("--keep", type=Path, help="also write the raw text and system CoNLL-U here (a folder)")
     args = parser.parse_args()
     import torch
@@ -83,8 +86,8 @@ def main() -> int:
         write_conllu((with_placeholder_tree(s) for s in sentences), sys_path)
         gold_plain = folder / f"{args.treebank}-{args.split}.gold.conllu"
         write_conllu(read_conllu(gold), gold_plain)
-        figures = score(gold_plain, sys_path)
-    print(f"{args.treebank} {args.split}: Tokens F1 {figures['Tokens']:.2f}  Words F1 {figures['Words']:.2f}  "
+        figures = score(gold_plain, sys_path, args.scorer)
+    print(f"{args.treebank} {args.split} ({args.scorer}): Tokens F1 {figures['Tokens']:.2f}  Words F1 {figures['Words']:.2f}  "
           f"Sentences F1 {figures['Sentences']:.2f}  ({len(sentences)} sentences, {words} words, "
           f"{seconds:.1f} s, {words / seconds:.0f} words/s)")
     return 0

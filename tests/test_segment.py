@@ -105,8 +105,19 @@ def test_mwt_lexicon_and_fallback(fixtures):
     assert mwt.expand("Isn't") == ["Is", "n't"]
     assert mwt.expand("you'm") is None
     assert mwt.expand("n't") is None  # the whole form is the suffix: nothing to split off
+    # "don't" was a multiword token only twice: too rare to expand without the model.
+    assert mwt.always == frozenset()
     again = MwtExpander.from_json(mwt.to_json())
     assert again.expand("Shouldn't") == ["Should", "n't"] and again.lexicon == mwt.lexicon
+    assert again.always == mwt.always
+
+
+def test_mwt_always_needs_three_and_a_majority():
+    mwt_line = "1-2\tgotta\t_\t_\t_\t_\t_\t_\t_\t_\n1\tgot\t_\t_\t_\t_\t_\t_\t_\t_\n2\tta\t_\t_\t_\t_\t_\t_\t_\t_\n\n"
+    plain = "1\tgotta\t_\t_\t_\t_\t_\t_\t_\t_\n\n"
+    assert MwtExpander.build(parse_conllu(mwt_line * 3 + plain)).always == {"gotta"}
+    assert MwtExpander.build(parse_conllu(mwt_line * 3 + plain * 2)).always == frozenset()
+    assert MwtExpander.build(parse_conllu(mwt_line * 2)).always == frozenset()
 
 
 # -- reading text -------------------------------------------------------------

@@ -11,6 +11,11 @@ Case is kept from the input: when the words spell the form, the form itself is
 cut at the word boundaries (``DON'T`` → ``DO`` ``N'T``); otherwise the words
 follow the form's case pattern (all upper, capitalised, or as stored).
 
+Forms that were a multiword token in most of their training occurrences (at
+least three times, and twice as often as not) are listed in ``always``: the segmenter expands them even when
+the character model hesitates (informal ``gotta``, ``theyre``).  A form such as
+``its``, usually a single word, is left to the model.
+
 It cannot invent non-concatenative expansions (French ``du`` → ``de le``) for
 forms it has not seen; such tokens stay single words.
 """
@@ -42,8 +47,10 @@ def _apply_case(form: str, words: list[str]) -> list[str]:
 class MwtExpander:
     """Lexicon plus suffix-rule fallback for multiword tokens."""
 
-    def __init__(self, lexicon: dict[str, list[str]], rules: list[list[str]]) -> None:
+    def __init__(self, lexicon: dict[str, list[str]], rules: list[list[str]],
+                 always: Iterable[str] = ()) -> None:
         self.lexicon = lexicon
+        self.always = frozenset(always)
         # Longest suffix first, so "n't" is tried before "t".
         self.rules = sorted(rules, key=lambda r: -len("".join(r)))
 
@@ -52,9 +59,11 @@ class MwtExpander:
         """Learn the lexicon and the suffix rules from the multiword tokens of a treebank."""
         seen: dict[str, Counter] = {}
         rule_counts: Counter = Counter()
+        plain: Counter = Counter()
         for sentence in sentences:
             for form, is_mwt, words in surface_tokens(sentence):
                 if not is_mwt:
+                    plain[form.lower()] += 1
                     continue
                 lowered = tuple(w.lower() for w in words)
                 seen.setdefault(form.lower(), Counter())[lowered] += 1
@@ -62,7 +71,9 @@ class MwtExpander:
                     rule_counts[lowered[1:]] += 1
         lexicon = {form: list(c.most_common(1)[0][0]) for form, c in seen.items()}
         rules = [list(r) for r, n in rule_counts.items() if n >= min_rule_count]
-        return cls(lexicon, rules)
+        always = sorted(form for form, c in seen.items()
+                        if sum(c.values()) >= 3 and sum(c.values()) > 2 * plain[form])
+        return cls(lexicon, rules, always)
 
     def expand(self, form: str, *, use_lexicon: bool = True) -> list[str] | None:
         """The words of a multiword token, or None if it cannot be split."""
@@ -83,9 +94,10 @@ class MwtExpander:
 
     def to_json(self) -> dict:
         """Plain JSON data for ``mwt.json``."""
-        return {"lexicon": self.lexicon, "rules": self.rules}
+        return {"lexicon": self.lexicon, "rules": self.rules, "always": sorted(self.always)}
 
     @classmethod
     def from_json(cls, data: dict) -> MwtExpander:
         """Rebuild an expander saved by :meth:`to_json`."""
-        return cls({k: list(v) for k, v in data["lexicon"].items()}, [list(r) for r in data["rules"]])
+        return cls({k: list(v) for k, v in data["lexicon"].items()}, [list(r) for r in data["rules"]],
+                   data.get("always", ()))

@@ -165,7 +165,8 @@ class Segmenter:
         for k, tok in enumerate(tokens):
             misc = "_" if tok.space_after else "SpaceAfter=No"
             parts.append(tok.form + (" " if tok.space_after else ""))
-            expansion = self.mwt.expand(tok.form) if tok.mwt else None
+            is_mwt = tok.mwt or tok.form.lower() in self.mwt.always
+            expansion = self.mwt.expand(tok.form) if is_mwt else None
             if expansion and len(expansion) > 1 and all(expansion):
                 first = len(words) + 1
                 for form in expansion:
