@@ -16,10 +16,13 @@ from __future__ import annotations
 
 import argparse
 import io
+import lzma
+import re
 import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 from eud.conllu import format_sentence, read_conllu, write_conllu
@@ -82,10 +85,32 @@ def shared_precision(path: Path, code: str) -> tuple[int, int]:
     return correct, proposed
 
 
-def validate(path: Path, lang: str) -> bool:
-    """Whether ``udvalidate --level 2`` passes the file."""
+def _problems(path: Path, lang: str) -> Counter[tuple[str, str]] | None:
+    """udvalidate --level 2 problems as (sentence, test id) counts; None when the file passes."""
     run = subprocess.run(["udvalidate", "--level", "2", "--lang", lang, str(path)], capture_output=True, text=True)
-    return run.returncode == 0
+    if run.returncode == 0:
+        return None
+    found: Counter[tuple[str, str]] = Counter()
+    for line in (run.stdout + run.stderr).splitlines():
+        m = re.match(r"\[Line \d+(?: Sent (\S+))?\]: \[L\d \w+ ([\w-]+)\]", line)
+        if m:
+            found[(m.group(1) or "", m.group(2))] += 1
+    return found
+
+
+def validate(path: Path, gold: Path, lang: str) -> str:
+    """"yes" when udvalidate --level 2 passes; "yes*" when its only complaints are the gold file's own."""
+    ours = _problems(path, lang)
+    if ours is None:
+        return "yes"
+    with tempfile.TemporaryDirectory() as tmp:
+        plain = Path(tmp) / "gold.conllu"
+        with lzma.open(gold, "rt", encoding="utf-8") as src:
+            plain.write_text(src.read(), encoding="utf-8")
+        theirs = _problems(plain, lang) or Counter()
+    if ours and not ours - theirs:
+        return "yes*"
+    return "**NO**"
 
 
 def throughput(path: Path, code: str) -> tuple[float, float]:
@@ -113,6 +138,7 @@ def run(splits: list[str], treebanks: list[str], check: bool, tmp: Path) -> str:
     by_type: dict[str, dict] = {}
     macro: dict[str, list[float]] = {}
     invalid: list[str] = []
+    inherited: list[str] = []
     shared_lines: dict[str, list[str]] = {}
     for split in splits:
         rows[split] = []
@@ -130,9 +156,11 @@ def run(splits: list[str], treebanks: list[str], check: bool, tmp: Path) -> str:
             except ImportError:  # the by-type scorer is not there yet
                 ev, extras = evaluate_files(gold, sys_file), False
             bl = evaluate_files(gold, base_file)
-            ok = "" if not check else (" yes" if validate(sys_file, tb.split("_")[0]) else " **NO**")
-            if check and "NO" in ok:
+            ok = "" if not check else " " + validate(sys_file, gold, tb.split("_")[0])
+            if "NO" in ok:
                 invalid.append(f"{tb} {split}")
+            if "*" in ok:
+                inherited.append(f"{tb} {split}")
             e, u, be, bu = ev["ELAS"].f1 * 100, ev["EULAS"].f1 * 100, bl["ELAS"].f1 * 100, bl["EULAS"].f1 * 100
             macro.setdefault(split, []).append(e)
             rows[split].append(f"| {tb} | {e:.2f} | {u:.2f} | {be:.2f} | {bu:.2f} |{ok or ' –'} |")
@@ -169,6 +197,10 @@ def run(splits: list[str], treebanks: list[str], check: bool, tmp: Path) -> str:
         out.append("")
     if invalid:
         out += ["Failing udvalidate: " + ", ".join(invalid), ""]
+    if inherited:
+        out += ["yes* (" + ", ".join(inherited) + "): udvalidate's only complaints are ones the gold input file "
+                "itself gets (e.g. a MISC value in et_ewt test), which the enhancer passes through unchanged "
+                "by design; the enhanced graphs are valid.", ""]
     return "\n".join(out)
 
 
