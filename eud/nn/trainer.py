@@ -10,7 +10,7 @@ from typing import Any
 
 import torch
 
-from eud.conllu import read_conllu
+from eud.conllu import read_conllu, write_conllu
 from eud.graph import Sentence
 from eud.nn.batching import length_batches, make_batch
 from eud.nn.model import Parser
@@ -27,8 +27,12 @@ def _read(path: str) -> list[Sentence]:
 
 
 def evaluate(predictor: Predictor, path: str, modes: tuple[str, ...],
-             variants: dict[str, Predictor] | None = None) -> dict[str, dict[str, float]]:
-    """Quick scores of each graph mode (and of other predictors' writing) on one file; the network runs once."""
+             variants: dict[str, Predictor] | None = None, save: Path | None = None) -> dict[str, dict[str, float]]:
+    """Quick scores of each graph mode (and of other predictors' writing) on one file; the network runs once.
+
+    With ``save`` (a path prefix) each output is also written to ``{save}.{name}.conllu``
+    so that ``eud evaluate`` can score it without parsing again.
+    """
     gold = _read(path)
     inputs = _read(path)
     decoded = predictor.decode_all(inputs)
@@ -41,6 +45,8 @@ def evaluate(predictor: Predictor, path: str, modes: tuple[str, ...],
         for s, d in zip(pred, decoded):
             writer.write(s, d)
         out[name] = quick_scores(gold, pred)
+        if save is not None:
+            write_conllu(pred, f"{save}.{name.replace('/', '-')}.conllu")
     predictor.graph_mode = saved
     return out
 
@@ -200,7 +206,7 @@ def finish_package(cfg: dict[str, Any], output: Path, state: dict[str, Any], arg
         if predictor.case_rule is not None:
             # The graph scorer's labels spelt by eud.nn.labels instead of the enhancer's case rule.
             variants["graph/own-labels"] = Predictor(model, vocabs, {**pcfg, "graph_mode": "graph", "relex": "own"})
-        dev = evaluate(predictor, cfg["dev"], modes, variants)
+        dev = evaluate(predictor, cfg["dev"], modes, variants, save=Path(cfg["work_dir"]) / "dev")
         if "graph/own-labels" in dev and dev["graph/own-labels"]["ELAS"] > dev["graph"]["ELAS"]:
             relex = "own"
         results["dev"] = dev
@@ -212,7 +218,7 @@ def finish_package(cfg: dict[str, Any], output: Path, state: dict[str, Any], arg
         chosen = "graph" if cfg["graph_mode"] == "best" else cfg["graph_mode"]
     if cfg.get("test"):
         final = Predictor(model, vocabs, {**pcfg, "graph_mode": chosen, "relex": relex})
-        results["test"] = evaluate(final, cfg["test"], (chosen,))
+        results["test"] = evaluate(final, cfg["test"], (chosen,), save=Path(cfg["work_dir"]) / "test")
     pcfg["graph_mode"] = chosen
     pcfg["relex"] = relex
     pcfg.pop("format", None)
