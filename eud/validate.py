@@ -498,8 +498,14 @@ EPILOG = """\
 Each problem is printed as  FILE:LINE: [TESTID] message  with udvalidate's test
 ids, e.g. [unsorted-deps], [deps-self-loop], [unconnected-egraph].  Checked:
 DEPS syntax and order, self-loops, relation labels, empty-node numbering and
-columns, connectivity from the root, the root-label rules, and graphs present
-in all sentences or none.  The basic tree, features and metadata are not checked.
+columns, connectivity from the root, graphs present in all sentences or none,
+and the two root-label rules (level 3 in udvalidate).  The basic tree,
+features and metadata are not checked (use udvalidate for those).
+
+--fix writes every sentence, repaired where needed (see eud.repair), to -o OUT
+or stdout (problems then go to stderr).  Sentences broken only in DEPS or
+empty-node ids are salvaged; sentences without a graph get the basic tree once
+the input has shown it has graphs.
 
 exit status: 0 valid, 1 problems found (with --fix: a sentence could not be
 read and was not written), 2 usage error.
