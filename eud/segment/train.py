@@ -216,9 +216,12 @@ def _train(config: dict, config_path: Path) -> None:
         save_file({k: v.contiguous() for k, v in model.state_dict().items()}, str(ckpt / "last.safetensors"))
         torch.save(optimizer.state_dict(), ckpt / "optimizer.pt")
         state["rng"] = _rng_json(rng.getstate())
+        state["seconds"] = state.get("seconds", 0.0) + time.time() - started
+        started = time.time()
         (ckpt / "state.json").write_text(json.dumps(state) + "\n")
     best = state["history"][state["best_epoch"] - 1] if state["best_epoch"] else {}
-    _write_card(out, cfg, config_path, train_path, dev_path, stats, best, state, time.time() - started)
+    _write_card(out, cfg, config_path, train_path, dev_path, stats, best, state,
+                state.get("seconds", 0.0) + time.time() - started)
 
 
 def selection_score(scores: dict[str, float]) -> float:
@@ -268,7 +271,7 @@ tokens in raw text (`eud.segment`), trained from CoNLL-U alone.
 - Dev data (best epoch): `{dev_path.name}`
 - Command: `{command}`
 - Settings: hidden {cfg['hidden']}, layers {cfg['layers']}, char_dim {cfg['char_dim']}, window {cfg['window']}, batch {cfg['batch_size']}, lr {cfg['lr']}, seed {cfg['seed']}, epochs run {state['epoch']}
-- Weights: {size / 1e6:.2f} MB; training time this run: {seconds / 60:.1f} min with {cfg["threads"]} torch thread(s) on a shared 2-core CPU
+- Weights: {size / 1e6:.2f} MB; training time: {seconds / 60:.1f} min with {cfg["threads"]} torch thread(s) on a shared 2-core CPU
 - Best epoch: {state['best_epoch']} (dev character-level F1: tokens {best.get('tokens', 0):.2f}, sentences {best.get('sentences', 0):.2f}, multiword {best.get('mwt', 0):.2f})
 
 Character-level F1 counts token and sentence *ends* per character; the UD
