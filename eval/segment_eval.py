@@ -22,9 +22,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from eud.conllu import read_conllu, write_conllu  # noqa: E402
-from eud.graph import Sentence  # noqa: E402
-from eud.segment import Segmenter, paragraphs  # noqa: E402
+from eud.conllu import read_conllu, write_conllu
+from eud.graph import Sentence
+from eud.segment import Segmenter, paragraphs
 
 SHARED = REPO.parent / "shared" / "data" / "ud"
 
@@ -53,7 +53,7 @@ def score(gold: Path, system: Path, scorer: str = "udeval") -> dict[str, float]:
                          capture_output=True, text=True, check=True).stdout
     figures = {}
     for name in ("Tokens", "Sentences", "Words"):
-        m = re.search(rf"^{name}\s*\|\s*([\d.]+)\s*\|\s*([\d.]+)\s*\|\s*([\d.]+)", out, re.M)
+        m = re.search(rf"^{name}\s*\|\s*([\d.]+)\s*\|\s*([\d.]+)\s*\|\s*([\d.]+)", out, re.MULTILINE)
         figures[name] = float(m.group(3)) if m else float("nan")
     return figures
 

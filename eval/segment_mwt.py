@@ -21,9 +21,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from eud.conllu import read_conllu  # noqa: E402
-from eud.segment.data import surface_tokens  # noqa: E402
-from eud.segment.mwt import MwtExpander  # noqa: E402
+from eud.conllu import read_conllu
+from eud.segment.data import surface_tokens
+from eud.segment.mwt import MwtExpander
 
 SHARED = REPO.parent / "shared" / "data" / "ud"
 

@@ -11,12 +11,12 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from eud.conllu import format_sentence, parse_conllu, read_conllu  # noqa: E402
-from eud.segment import TextError, paragraphs, read_text, read_tokenized  # noqa: E402
-from eud.segment.data import NONE, SENT, SENT_MWT, TOKEN, TOKEN_MWT, read_paragraphs  # noqa: E402
-from eud.segment.model import CharSegmenter, Vocab  # noqa: E402
-from eud.segment.mwt import MwtExpander  # noqa: E402
-from eud.segment.segmenter import Segmenter  # noqa: E402
+from eud.conllu import format_sentence, parse_conllu, read_conllu
+from eud.segment import TextError, paragraphs, read_text, read_tokenized
+from eud.segment.data import NONE, SENT, SENT_MWT, TOKEN, TOKEN_MWT, read_paragraphs
+from eud.segment.model import CharSegmenter, Vocab
+from eud.segment.mwt import MwtExpander
+from eud.segment.segmenter import Segmenter
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -366,10 +366,9 @@ def test_shipped_model_one_megabyte_line(tmp_path):
     path = tmp_path / "long.txt"
     path.write_text(text, encoding="utf-8")
     started = time.time()
-    count = longest = 0
+    longest = 0
     kept = []
     for s in seg.segment(paragraphs(path)):
-        count += 1
         longest = max(longest, len(s.words))
         kept.append(surface_chars([s]))
     assert "".join(kept) == non_space(text)

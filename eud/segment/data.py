@@ -17,8 +17,8 @@ differ from ``# text``) is skipped and counted, never guessed.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Iterable, Iterator
 
 from eud.graph import Sentence
 

@@ -23,7 +23,7 @@ forms it has not seen; such tokens stay single words.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable
+from collections.abc import Iterable
 
 from eud.graph import Sentence
 from eud.segment.data import surface_tokens

@@ -16,11 +16,11 @@ non-whitespace character of the input is kept, in order.
 from __future__ import annotations
 
 import json
-from contextlib import contextmanager
 import unicodedata
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator
 
 import numpy as np
 import torch
@@ -91,10 +91,8 @@ class Segmenter:
     def segment(self, text: str | Iterable[str], *, doc_id: str | None = None) -> Iterator[Sentence]:
         """Sentences of a text (paragraphs split at blank lines) or of an iterable of paragraphs."""
         paras = split_paragraphs(text) if isinstance(text, str) else text
-        count = 0
         last_par = -1
-        for par, tokens in self._sentences(paras):
-            count += 1
+        for count, (par, tokens) in enumerate(self._sentences(paras), 1):
             comments = []
             if count == 1:
                 comments.append(f"# newdoc id = {doc_id}" if doc_id else "# newdoc")

@@ -17,7 +17,8 @@ import codecs
 import io
 import os
 import sys
-from typing import IO, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from typing import IO
 
 TextSource = str | os.PathLike | IO[bytes] | IO[str]
 
@@ -41,9 +42,7 @@ def _lines(stream: IO[bytes], name: str, errors: str) -> Iterator[str]:
     first = True
     offset = 0
     pending = head
-    number = 0
-    for raw in _binary_lines(stream, pending):
-        number += 1
+    for number, raw in enumerate(_binary_lines(stream, pending), 1):
         try:
             line = raw.decode("utf-8", errors=errors)
         except UnicodeDecodeError as err:
@@ -78,7 +77,7 @@ def paragraphs(source: TextSource, *, errors: str = "strict", name: str | None =
             yield from _paragraphs(_lines(sys.stdin.buffer, name, errors))
             return
         try:
-            stream = open(path, "rb")
+            stream = open(path, "rb")  # noqa: SIM115 (closed by the with below; opened apart to name the file)
         except OSError as err:
             raise TextError(f"{name}: cannot open: {err.strerror}") from None
         with stream:

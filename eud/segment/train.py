@@ -32,7 +32,7 @@ from safetensors.torch import load_file, save_file
 
 from eud.progress import progress
 from eud.segment.data import Paragraph, read_paragraphs
-from eud.segment.model import BREAK, PAD, CharSegmenter, Vocab
+from eud.segment.model import BREAK, CharSegmenter, Vocab
 
 DEFAULTS = {
     "epochs": 12, "patience": 4, "seed": 1, "batch_size": 32, "window": 256, "lr": 0.002,
