@@ -162,3 +162,33 @@ def test_in_memory_sentences_score_like_files(pair):
     ev = evaluate_sentences(gold, system)
     assert (ev["ELAS"].correct, ev["EULAS"].correct, ev["Words"].correct) == (16, 18, 20)
     assert ev.empty_nodes["EmptyNodes"].correct == 1
+
+
+def test_spaces_inside_forms_are_ignored_as_officially(tmp_path):
+    udeval = pytest.importorskip("udtools.udeval")
+    gold = (
+        "1\tNew York\tNew York\tPROPN\t_\t_\t2\tnsubj\t2:nsubj\t_\n"
+        "2\tsleeps\tsleep\tVERB\t_\t_\t0\troot\t0:root\t_\n"
+        "3\t10\u00a0000\t10000\tNUM\t_\t_\t2\tobl\t2:obl\t_\n\n"
+    )
+    system = (
+        "1\tNewYork\tNew York\tPROPN\t_\t_\t2\tnsubj\t2:nsubj\t_\n"
+        "2\tsl eeps\tsleep\tVERB\t_\t_\t0\troot\t0:root\t_\n"
+        "3-4\t10 000\t_\t_\t_\t_\t_\t_\t_\t_\n"
+        "3\t10\t10\tNUM\t_\t_\t2\tobl\t2:obl\t_\n"
+        "4\t000\t000\tNUM\t_\t_\t3\tflat\t3:flat\t_\n\n"
+    )
+    paths = []
+    for name, text in (("gold", gold), ("system", system)):
+        path = tmp_path / f"{name}.conllu"
+        path.write_text(text, encoding="utf-8")
+        paths.append(path)
+    official = udeval.evaluate(*(udeval.load_conllu(io.StringIO(t), "x", {}) for t in (gold, system)))
+    ev = evaluate_files(*paths)
+    for metric, score in official.items():
+        ours = ev[metric]
+        assert (ours.correct, ours.gold, ours.system, ours.aligned) == (
+            score.correct, score.gold_total, score.system_total, score.aligned_total
+        ), metric
+    # Every token spans the same characters; "10 000" as two words matches no gold word.
+    assert ev["Tokens"].correct == 3 and ev["Words"].correct == 2
