@@ -141,6 +141,8 @@ class _Builder:
         out = self.out
         offset = len(out.head)
         n = len(rows)
+        if not n:
+            raise ScoringError(f"{where}: sentence has no words")
         out.sent_first_word.append(offset)
         out.sent_line.append(line)
         out.sent_start.append(self.index)
