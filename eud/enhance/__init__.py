@@ -4,4 +4,4 @@ from eud.enhance.command import main
 from eud.enhance.pipeline import RULE_ORDER, Enhancer
 from eud.enhance.profiles import Profile, find_profile, load_profile
 
-__all__ = ["Enhancer", "Profile", "RULE_ORDER", "find_profile", "load_profile", "main"]
+__all__ = ["RULE_ORDER", "Enhancer", "Profile", "find_profile", "load_profile", "main"]

@@ -54,7 +54,7 @@ def basic_tree_ok(sentence: Sentence) -> bool:
 class Context:
     """The basic tree of one sentence, indexed for the rules."""
 
-    __slots__ = ("sentence", "words", "children", "marker_source", "conj_words", "risky")
+    __slots__ = ("children", "conj_words", "marker_source", "risky", "sentence", "words")
 
     def __init__(self, sentence: Sentence) -> None:
         self.sentence = sentence

@@ -34,7 +34,7 @@ shared word.
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from eud.enhance.context import Context
 from eud.enhance.profiles import Profile

@@ -9,7 +9,8 @@ sentence so the result passes ``udvalidate --level 2``.
 
 from __future__ import annotations
 
-from typing import Callable, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
 from eud.enhance.case_labels import CaseLabels
 from eud.enhance.context import Context, basic_tree_ok, label_ok
