@@ -71,6 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fresh", action="store_true", help="ignore an existing checkpoint and start over")
     ap.add_argument("--finish-only", action="store_true",
                     help="only redo the last step on the saved package: pick the graph mode on dev, score, write MODEL.md")
+    ap.add_argument("--export-checkpoint", action="store_true",
+                    help="with --finish-only: first write the last checkpoint's weights as the package")
     args = ap.parse_args(argv)
     try:
         config = load_train_config(args.config)
@@ -94,7 +96,8 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 1
     try:
-        train_parser(config, args.config, fresh=args.fresh, argv=argv, finish_only=args.finish_only)
+        train_parser(config, args.config, fresh=args.fresh, argv=argv, finish_only=args.finish_only,
+                     export_checkpoint=args.export_checkpoint)
     except ValueError as err:
         print(f"eud train: {err}", file=sys.stderr)
         return 1

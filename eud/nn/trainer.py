@@ -65,7 +65,7 @@ def _optimizer(model: Parser, cfg: dict[str, Any]) -> torch.optim.Optimizer:
 
 
 def train_parser(config: dict[str, Any], config_path: Path, *, fresh: bool = False,
-                 argv: list[str] | None = None, finish_only: bool = False) -> None:
+                 argv: list[str] | None = None, finish_only: bool = False, export_checkpoint: bool = False) -> None:
     """Train, checkpointing every epoch, and write the best model package and its card."""
     cfg = full_config(config, config_path)
     work = Path(cfg["work_dir"])
@@ -75,7 +75,14 @@ def train_parser(config: dict[str, Any], config_path: Path, *, fresh: bool = Fal
         ckpt = work / "checkpoint.pt"
         if not ckpt.exists():
             raise ValueError(f"{work}: no checkpoint, so no trained package to finish")
-        state = json.loads(torch.load(ckpt, weights_only=True)["state"])
+        saved = torch.load(ckpt, weights_only=True)
+        state = json.loads(saved["state"])
+        if export_checkpoint:
+            vocabs = vocabs_from_json(json.loads((work / "vocab.json").read_text()))
+            model = Parser(cfg, vocabs)
+            model.load_state_dict(saved["model"])
+            save_package(Path(cfg["output"]), model, vocabs, {**_package_config(cfg), "graph_mode": "graph"})
+            log.info("exported the checkpoint after epoch %d to %s", state["epoch"], cfg["output"])
         finish_package(cfg, Path(cfg["output"]), state, _command_argv(argv))
         return
     seed_everything(int(cfg["seed"]))
@@ -155,8 +162,12 @@ def train_parser(config: dict[str, Any], config_path: Path, *, fresh: bool = Fal
         scores: dict[str, float] = {}
         if dev_path:
             predictor = Predictor(model, vocabs, {**cfg, "graph_mode": "graph"})
-            scores = evaluate(predictor, dev_path, ("graph",))["graph"]
-            log.info("dev: %s", "  ".join(f"{k} {v:.2f}" for k, v in scores.items()))
+            # Select on the better of the graph scorer and the rules over the predicted tree.
+            modes = ("graph", "rules") if predictor.enhancer is not None else ("graph",)
+            by_mode = evaluate(predictor, dev_path, modes)
+            scores = max(by_mode.values(), key=lambda sc: sc["ELAS"])
+            for mode, sc in by_mode.items():
+                log.info("dev %s: %s", mode, "  ".join(f"{k} {v:.2f}" for k, v in sc.items()))
             main_score = _main_score(scores, has_enhanced)
         else:
             main_score = float(epoch)
