@@ -10,11 +10,25 @@ file of its own falls back to its language.
 
 from __future__ import annotations
 
+import os
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-CONVERTERS = Path(__file__).resolve().parents[2] / "converters"
+
+def _converters_folder() -> Path:
+    """Where the shipped profiles are: $EUD_CONVERTERS, the source checkout, or the installed copy."""
+    if os.environ.get("EUD_CONVERTERS"):
+        return Path(os.environ["EUD_CONVERTERS"])
+    checkout = Path(__file__).resolve().parents[2] / "converters"
+    if checkout.is_dir():
+        return checkout
+    # A non-editable install puts them in <prefix>/share/eud/converters (pyproject data-files).
+    return Path(sys.prefix) / "share" / "eud" / "converters"
+
+
+CONVERTERS = _converters_folder()
 
 #: How a case-marked label is composed when the dependent has a case/mark word
 #: ("lemma": ``obl:in``; "lemma+case": ``obl:v:loc``; "none": plain) and when it
