@@ -59,7 +59,8 @@ def _label_choice(scores: np.ndarray, root_ix: int | None, is_root: bool) -> int
     return int(s.argmax())
 
 
-def decode(model: Parser, scores: dict[str, torch.Tensor], batch: Batch, vocabs: dict[str, Vocab]) -> list[Decoded]:
+def decode(model: Parser, scores: dict[str, torch.Tensor], batch: Batch, vocabs: dict[str, Vocab],
+           threshold: float = 0.5) -> list[Decoded]:
     """Decode a batch: tags by argmax, trees by Chu-Liu/Edmonds, graph edges by threshold, then labels."""
     tag_ix = {t: scores[t].argmax(-1).numpy() for t in TAGS}
     arc_logp = torch.log_softmax(scores["arc"], -1).numpy()  # [B, N, N+1]
@@ -75,10 +76,10 @@ def decode(model: Parser, scores: dict[str, torch.Tensor], batch: Batch, vocabs:
         tree_index.extend((b, i, h) for i, h in enumerate(heads))
         p = probs[b, :n, : n + 1]
         for i in range(n):
-            chosen = np.flatnonzero(p[i] > 0.5)
-            if len(chosen) == 0:
-                chosen = [int(p[i].argmax())]
-            graph_index.extend((b, i, int(h)) for h in chosen)
+            # The best head always; more heads only when the scorer is sure of them.
+            best = int(p[i].argmax())
+            extra = [int(h) for h in np.flatnonzero(p[i] > threshold) if h != best]
+            graph_index.extend((b, i, h) for h in [best] + extra)
     t_index, g_index = torch.tensor(tree_index), torch.tensor(graph_index)
     deprel_sc = model.tree_labels(scores, t_index).numpy()  # [K, L]
     enh_sc = model.graph_labels(scores, g_index).numpy()  # [K', E]
@@ -111,6 +112,7 @@ class Predictor:
         self.max_chars = config["encoder"].get("max_chars", 24)
         self.drop_below = float(config.get("drop_below", 0.1))
         self.add_above = float(config.get("add_above", 0.9))
+        self.edge_threshold = float(config.get("edge_threshold", 0.5))
         self.enhancer = _make_enhancer(config.get("language", ""))
         # How ``obl:[case]`` is spelt out: "rules" uses the enhancer's case rule, "own" eud.nn.labels.
         self.relex = config.get("relex", "rules")
@@ -129,7 +131,7 @@ class Predictor:
         results: list[Decoded | None] = [None] * len(sentences)
         for idx in length_batches(lengths, self.batch_words):
             batch = make_batch(sentences, idx, self.vocabs, max_chars=self.max_chars)
-            for i, d in zip(idx, decode(self.model, self.model(batch), batch, self.vocabs)):
+            for i, d in zip(idx, decode(self.model, self.model(batch), batch, self.vocabs, min(0.5, self.edge_threshold))):
                 results[i] = d
         return results  # type: ignore[return-value]
 
@@ -155,17 +157,24 @@ class Predictor:
         if self.repair is not None:
             self.repair(sentence)
 
+    def _kept_edges(self, d: Decoded) -> list[Edge]:
+        """The scorer's edges: each word's best head, plus others above ``edge_threshold``."""
+        p = d.edge_probs
+        best = p.argmax(axis=1)
+        return [e for e in d.edges if e.head[0] == best[e.dep[0] - 1] or p[e.dep[0] - 1, e.head[0]] > self.edge_threshold]
+
     def _graph_edges(self, sentence: Sentence, d: Decoded) -> None:
+        edges = self._kept_edges(d)
         if self.case_rule is not None:
             # Placeholders become the bare relation, which the case rule then spells out.
-            sentence.enhanced = EnhancedGraph(Edge(h, dep, _strip(label)) for h, dep, label in d.edges)
+            sentence.enhanced = EnhancedGraph(Edge(h, dep, _strip(label)) for h, dep, label in edges)
             from eud.enhance.context import Context
 
             self.case_rule.apply(Context(sentence))
         else:
             children = sentence.basic_children()
             sentence.enhanced = EnhancedGraph(
-                Edge(h, dep, relexicalise(label, sentence, dep[0], children)) for h, dep, label in d.edges
+                Edge(h, dep, relexicalise(label, sentence, dep[0], children)) for h, dep, label in edges
             )
         if self.gapping is not None and any(w.deprel == "orphan" for w in sentence.words):
             self.gapping.apply(sentence)

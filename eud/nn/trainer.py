@@ -200,7 +200,8 @@ def _checkpoint(path: Path, model: Parser, optimizer: torch.optim.Optimizer, sch
 
 def _package_config(cfg: dict[str, Any]) -> dict[str, Any]:
     """What a package needs to rebuild the model (no data paths or run settings)."""
-    keep = ("encoder", "model", "language", "graph_mode", "relex", "drop_below", "add_above", "fp16_weights")
+    keep = ("encoder", "model", "language", "graph_mode", "relex", "edge_threshold", "drop_below", "add_above",
+            "fp16_weights")
     return {k: cfg[k] for k in keep if k in cfg}
 
 
@@ -214,12 +215,20 @@ def finish_package(cfg: dict[str, Any], output: Path, state: dict[str, Any], arg
     relex = "rules" if predictor.case_rule is not None else "own"
     if cfg.get("dev"):
         variants = {}
+        # The graph scorer with stricter thresholds for second heads (written from the same network output).
+        thresholds = (0.7, 0.8, 0.9, 0.95)
+        for t in thresholds:
+            variants[f"graph@{t}"] = Predictor(model, vocabs, {**pcfg, "graph_mode": "graph", "edge_threshold": t})
         if predictor.case_rule is not None:
             # The graph scorer's labels spelt by eud.nn.labels instead of the enhancer's case rule.
             variants["graph/own-labels"] = Predictor(model, vocabs, {**pcfg, "graph_mode": "graph", "relex": "own"})
         dev = evaluate(predictor, cfg["dev"], modes, variants, save=Path(cfg["work_dir"]) / "dev")
         if "graph/own-labels" in dev and dev["graph/own-labels"]["ELAS"] > dev["graph"]["ELAS"]:
             relex = "own"
+        best_t = max((0.5,) + thresholds, key=lambda t: dev["graph" if t == 0.5 else f"graph@{t}"]["ELAS"])
+        pcfg["edge_threshold"] = best_t
+        if best_t != 0.5:
+            dev["graph"] = dev[f"graph@{best_t}"]
         results["dev"] = dev
         if cfg["graph_mode"] == "best":
             chosen = max(modes, key=lambda m: (dev[m]["ELAS"], m == "graph"))
@@ -228,7 +237,7 @@ def finish_package(cfg: dict[str, Any], output: Path, state: dict[str, Any], arg
     else:
         chosen = "graph" if cfg["graph_mode"] == "best" else cfg["graph_mode"]
     if cfg.get("test"):
-        final = Predictor(model, vocabs, {**pcfg, "graph_mode": chosen, "relex": relex})
+        final = Predictor(model, vocabs, {**pcfg, "graph_mode": chosen, "relex": relex, "edge_threshold": pcfg.get("edge_threshold", 0.5)})
         results["test"] = evaluate(final, cfg["test"], (chosen,), save=Path(cfg["work_dir"]) / "test")
     pcfg["graph_mode"] = chosen
     pcfg["relex"] = relex
