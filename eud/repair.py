@@ -29,7 +29,7 @@ valid edge, so cycles away from the root (allowed in UD) are kept.
 from __future__ import annotations
 
 from eud.graph import ROOT, NodeId, Sentence, format_id
-from eud.validate import UNIVERSAL_RELATIONS, label_problem
+from eud.validate import UNIVERSAL_RELATIONS, label_problem, reachable
 
 
 def _edge_text(head: NodeId, dep: NodeId, label: str) -> str:
@@ -103,18 +103,6 @@ def _ensure_root(sentence: Sentence, done: list[str]) -> None:
     done.append(f"added root edge {_edge_text(ROOT, top, 'root')}")
 
 
-def _extend(sentence: Sentence, seen: set[NodeId], start: NodeId) -> None:
-    """Add ``start`` and everything below it in the enhanced graph to ``seen``."""
-    graph = sentence.enhanced
-    seen.add(start)
-    stack = [start]
-    while stack:
-        for edge in graph.dependents(stack.pop()):
-            if edge.dep not in seen:
-                seen.add(edge.dep)
-                stack.append(edge.dep)
-
-
 def _basic_top_down(sentence: Sentence) -> list[int]:
     """Word ids in breadth-first order down the basic tree (words under a cycle are left out)."""
     children = sentence.basic_children()
@@ -133,7 +121,7 @@ def _basic_top_down(sentence: Sentence) -> list[int]:
 def _attach(sentence: Sentence, head: NodeId, dep: NodeId, label: str, seen: set[NodeId], done: list[str]) -> None:
     label = _clean_label(label, head)
     sentence.enhanced.add(head, dep, label)
-    _extend(sentence, seen, dep)
+    reachable(sentence, dep, seen)
     done.append(f"connected {format_id(dep)}: added {_edge_text(head, dep, label)}")
 
 
@@ -222,7 +210,7 @@ def _connect(sentence: Sentence, nodes: list[NodeId], done: list[str]) -> None:
     one edge into each source connects everything while keeping the edges there.
     """
     seen: set[NodeId] = set()
-    _extend(sentence, seen, ROOT)
+    reachable(sentence, ROOT, seen)
     if len(seen) > len(nodes):
         return
     graph = sentence.enhanced

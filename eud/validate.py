@@ -149,10 +149,15 @@ def node_lines(sentence: Sentence) -> dict[NodeId, int]:
     return out
 
 
-def reachable(sentence: Sentence, start: NodeId = ROOT) -> set[NodeId]:
-    """Every node reachable from ``start`` through the enhanced graph (``start`` included)."""
+def reachable(sentence: Sentence, start: NodeId = ROOT, seen: set[NodeId] | None = None) -> set[NodeId]:
+    """Every node reachable from ``start`` through the enhanced graph (``start`` included).
+
+    With ``seen``, that set is extended in place (and returned): nodes already in
+    it are not walked again.
+    """
     graph = sentence.enhanced
-    seen = {start}
+    seen = set() if seen is None else seen
+    seen.add(start)
     stack = [start]
     while stack:
         for edge in graph.dependents(stack.pop()):
