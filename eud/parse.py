@@ -69,13 +69,14 @@ def _sentences(args: argparse.Namespace, fmt: str) -> Iterator[Sentence]:
     if fmt == "conllu":
         return read_conllu(args.input)
     if fmt == "tokenized":
-        from eud.conllu import open_text
         from eud.segment import read_tokenized
+        from eud.segment.text import paragraphs as text_paragraphs
 
         def lines() -> Iterator[str]:
-            stream = sys.stdin if args.input == "-" else open_text(args.input)
-            for line in stream:
-                yield line.rstrip("\r\n")
+            for number, paragraph in enumerate(text_paragraphs(args.input, errors=args.errors)):
+                if number:
+                    yield ""  # a blank line between paragraphs: # newpar
+                yield from paragraph.split("\n")
 
         return read_tokenized(lines())
     from eud.segment import Segmenter, paragraphs
@@ -84,7 +85,7 @@ def _sentences(args: argparse.Namespace, fmt: str) -> Iterator[Sentence]:
     if not folder.is_dir():
         raise ValueError(f"{args.model}: this model has no segmenter/ folder, so it cannot read raw text; "
                          "use --input-format conllu or tokenized")
-    return Segmenter.load(folder).segment(paragraphs(args.input))
+    return Segmenter.load(folder).segment(paragraphs(args.input, errors=args.errors))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -99,6 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--graph-mode", choices=("graph", "rules", "combined"), help="override the model's graph source")
     ap.add_argument("--chunk", type=int, default=2000, help="sentences read and parsed at a time (default 2000)")
     ap.add_argument("--batch-words", type=int, default=3000, help="words per network batch (default 3000)")
+    ap.add_argument("--errors", choices=("strict", "replace"), default="strict",
+                    help="invalid UTF-8 in text input: stop with the byte offset (strict) or use U+FFFD (replace)")
     ap.add_argument("-q", "--quiet", action="store_true", help="no timing summary on stderr")
     args = ap.parse_args(argv)
     if not Path(args.model).is_dir():

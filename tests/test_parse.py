@@ -67,6 +67,19 @@ def test_tokenized_input(model_dir: Path, tmp_path: Path) -> None:
     assert [[w.form for w in s.words] for s in pred] == [["The", "cat", "sat", "."], ["Dogs", "run", "."]]
 
 
+def test_tokenized_invalid_utf8_strict_and_replace(model_dir: Path, tmp_path: Path, capsys) -> None:
+    src = tmp_path / "in.txt"
+    src.write_bytes(b"The cat sat .\n\nDogs \xff run .\n")
+    out = tmp_path / "out.conllu"
+    assert main(["--model", str(model_dir), "--input-format", "tokenized", str(src), "-o", str(out), "-q"]) == 1
+    assert "invalid UTF-8 at byte offset 20 (line 3)" in capsys.readouterr().err
+    assert main(["--model", str(model_dir), "--input-format", "tokenized", "--errors", "replace", str(src),
+                 "-o", str(out), "-q"]) == 0
+    pred = parse_conllu(out.read_text())
+    assert [[w.form for w in s.words] for s in pred] == [["The", "cat", "sat", "."], ["Dogs", "\ufffd", "run", "."]]
+    assert "# newpar" in pred[1].comments
+
+
 def test_text_without_segmenter_is_a_clear_error(model_dir: Path, tmp_path: Path, capsys) -> None:
     src = tmp_path / "in.txt"
     src.write_text("Some raw text.\n")
