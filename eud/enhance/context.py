@@ -7,14 +7,7 @@ chains) and write to ``sentence.enhanced``.  Nothing here is language-specific.
 from __future__ import annotations
 
 from eud.graph import NodeId, Sentence, Word
-
-try:
-    from eud.validate import label_problem
-except ImportError:  # pragma: no cover
-
-    def label_problem(label: str) -> str | None:  # type: ignore[misc]
-        return None
-
+from eud.validate import label_problem
 
 _GOOD_LABELS: set[str] = set()
 

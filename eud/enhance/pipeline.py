@@ -16,19 +16,11 @@ from eud.enhance.case_labels import CaseLabels
 from eud.enhance.context import Context, basic_tree_ok, label_ok
 from eud.enhance.control import Control
 from eud.enhance.coordination import Coordination, SharedDependents
+from eud.enhance.gapping import Gapping
 from eud.enhance.profiles import Profile
 from eud.enhance.relative import Relative
 from eud.graph import ROOT, EnhancedGraph, Sentence
-
-try:  # written by another helper; the enhancer works without it
-    from eud.enhance.gapping import Gapping
-except ImportError:  # pragma: no cover
-    Gapping = None  # type: ignore[assignment,misc]
-
-try:
-    from eud.repair import repair_sentence as _repair
-except ImportError:  # pragma: no cover
-    _repair = None
+from eud.repair import repair_sentence as _repair
 
 
 def looks_valid(sentence: Sentence) -> bool:
@@ -66,7 +58,7 @@ class _GappingRule:
     name = "gapping"
 
     def __init__(self, profile: Profile) -> None:
-        self.rule = Gapping(copy_of=True, language=profile.name)  # type: ignore[misc]
+        self.rule = Gapping(copy_of=True, language=profile.name)
 
     def apply(self, ctx: Context) -> None:
         self.rule.apply(ctx.sentence)
@@ -92,10 +84,10 @@ class Enhancer:
         enabled = set(profile.rules)
         self.rules: list[Rule] = []
         for name, make in RULE_ORDER:
-            if name not in enabled or (name == "gapping" and Gapping is None):
+            if name not in enabled:
                 continue
             self.rules.append(make(profile))
-        self.repair = repair and _repair is not None
+        self.repair = repair
         self.label_map = profile.label_map
 
     def copy_basic(self, sentence: Sentence) -> bool:

@@ -26,6 +26,8 @@ from typing import Any
 import numpy as np
 import torch
 
+from eud.enhance import Enhancer, find_profile
+from eud.enhance.gapping import Gapping
 from eud.graph import Edge, EnhancedGraph, Sentence
 from eud.nn.batching import Batch, length_batches, make_batch
 from eud.nn.labels import relexicalise
@@ -33,6 +35,7 @@ from eud.nn.lemma import apply_script
 from eud.nn.model import TAGS, Parser
 from eud.nn.mst import decode_tree
 from eud.nn.vocab import Vocab
+from eud.repair import repair_sentence
 
 GRAPH_MODES = ("graph", "rules", "combined")
 
@@ -117,11 +120,7 @@ class Predictor:
         # How ``obl:[case]`` is spelt out: "rules" uses the enhancer's case rule, "own" eud.nn.labels.
         self.relex = config.get("relex", "rules")
         self.case_rule = _make_case_rule(self.enhancer) if self.relex == "rules" else None
-        self.gapping = _make_gapping()
-        try:
-            from eud.repair import repair_sentence
-        except ImportError:  # pragma: no cover - the repair module ships with eud
-            repair_sentence = None
+        self.gapping = Gapping(copy_of=True, language=config.get("language") or None)
         self.repair = repair_sentence
 
     @torch.inference_mode()
@@ -154,8 +153,7 @@ class Predictor:
             self.enhancer.enhance(sentence)
             if self.graph_mode == "combined":
                 self._combine(sentence, d)
-        if self.repair is not None:
-            self.repair(sentence)
+        self.repair(sentence)
 
     def _kept_edges(self, d: Decoded) -> list[Edge]:
         """The scorer's edges: each word's best head, plus others above ``edge_threshold``."""
@@ -176,7 +174,7 @@ class Predictor:
             sentence.enhanced = EnhancedGraph(
                 Edge(h, dep, relexicalise(label, sentence, dep[0], children)) for h, dep, label in edges
             )
-        if self.gapping is not None and any(w.deprel == "orphan" for w in sentence.words):
+        if any(w.deprel == "orphan" for w in sentence.words):
             self.gapping.apply(sentence)
 
     def _combine(self, sentence: Sentence, d: Decoded) -> None:
@@ -208,24 +206,12 @@ def _make_case_rule(enhancer: Any) -> Any:
 
 
 def _make_enhancer(language: str) -> Any:
-    """The rule-based enhancer for a language, or None when eud.enhance is unavailable."""
-    try:
-        from eud.enhance import Enhancer, find_profile
-    except ImportError:  # pragma: no cover
-        return None
+    """The rule-based enhancer for a language, or None when it has no profile."""
     try:
         profile = find_profile(language or "default")
     except Exception:  # noqa: BLE001 - any profile problem falls back to the graph scorer
         return None
     return Enhancer(profile, repair=False)
-
-
-def _make_gapping() -> Any:
-    try:
-        from eud.enhance.gapping import Gapping
-    except ImportError:  # pragma: no cover
-        return None
-    return Gapping(copy_of=True)
 
 
 def chunks(items: Iterable[Sentence], size: int) -> Iterator[list[Sentence]]:

@@ -82,8 +82,9 @@ def main(argv: list[str] | None = None) -> int:
     if config.get("task", "parser") == "segmenter":
         try:
             from eud.segment.train import train_segmenter
-        except ImportError:
-            print("eud train: the segmenter trainer (eud.segment.train) is not available", file=sys.stderr)
+        except ImportError as err:
+            print(f"eud train: the segmenter needs torch and safetensors (pip install 'eud[nn]'): {err}",
+                  file=sys.stderr)
             return 1
         return int(train_segmenter(config, args.config) or 0)
     for key, value in (("threads", args.threads), ("max_steps", args.max_steps), ("max_epochs", args.max_epochs)):
