@@ -19,7 +19,6 @@ output passes ``udvalidate --level 2``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -213,14 +212,3 @@ def _make_enhancer(language: str) -> Any:
         return None
     return Enhancer(profile, repair=False)
 
-
-def chunks(items: Iterable[Sentence], size: int) -> Iterator[list[Sentence]]:
-    """Consecutive lists of ``size`` sentences (the last may be shorter)."""
-    chunk: list[Sentence] = []
-    for item in items:
-        chunk.append(item)
-        if len(chunk) >= size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
