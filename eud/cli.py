@@ -7,7 +7,7 @@ module only when it runs, so ``eud validate`` never loads torch.
 from __future__ import annotations
 
 import sys
-from typing import Callable
+from collections.abc import Callable
 
 Main = Callable[[list[str] | None], int]
 

@@ -20,7 +20,8 @@ import lzma
 import os
 import sys
 import warnings
-from typing import IO, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from typing import IO
 
 from eud.graph import EmptyNode, EnhancedGraph, MultiwordToken, NodeId, Sentence, Word, format_id
 
@@ -71,8 +72,7 @@ def _decoded_lines(stream: IO[bytes] | IO[str], name: str) -> Iterator[str]:
             offset += len(raw)
         else:
             line = raw
-        if line.endswith("\n"):
-            line = line[:-1]
+        line = line.removesuffix("\n")
         if number == 1 and line.startswith("\ufeff"):
             line = line[1:]
         yield line
@@ -87,7 +87,7 @@ def _parse_id_major(text: str) -> int:
 class _Block:
     """The lines of one sentence being read, with their line numbers."""
 
-    __slots__ = ("comments", "rows", "first_line")
+    __slots__ = ("comments", "first_line", "rows")
 
     def __init__(self, first_line: int) -> None:
         self.comments: list[str] = []

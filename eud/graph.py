@@ -13,8 +13,9 @@ back gives the bytes it came from (see :mod:`eud.conllu`).
 from __future__ import annotations
 
 import copy as _copy
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable, Iterator, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # pragma: no cover
     import networkx

@@ -12,7 +12,8 @@ Both libraries are core dependencies of eud, imported only when used.
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from eud.conllu import format_sentence, parse_conllu
 

@@ -29,7 +29,8 @@ def main(argv: list[str] | None = None) -> int:
     differ = words = 0
     start = time.perf_counter()
     for path in files:
-        original = lzma.open(path, "rt", encoding="utf-8", newline="").read()
+        with lzma.open(path, "rt", encoding="utf-8", newline="") as stream:
+            original = stream.read()
         sentences = list(read_conllu(path))
         words += sum(len(s.words) for s in sentences)
         if "".join(format_sentence(s) for s in sentences) != original:

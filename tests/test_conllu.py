@@ -6,8 +6,8 @@ import io
 import lzma
 
 import pytest
+from conftest import FIXTURES, needs_shared, shared_files
 
-from conftest import FIXTURES, shared_files, needs_shared
 from eud.conllu import ConlluError, ConlluReader, format_sentence, parse_conllu, read_conllu, write_conllu
 
 
@@ -42,7 +42,8 @@ def test_compressed_round_trip(tmp_path):
     sentences = list(read_conllu(FIXTURES / "core_mixed.conllu"))
     target = tmp_path / "out.conllu.xz"
     assert write_conllu(sentences, target) == 2
-    assert lzma.open(target, "rt", encoding="utf-8").read() == (FIXTURES / "core_mixed.conllu").read_text()
+    with lzma.open(target, "rt", encoding="utf-8") as stream:
+        assert stream.read() == (FIXTURES / "core_mixed.conllu").read_text()
 
 
 @pytest.mark.parametrize(
@@ -90,6 +91,7 @@ def test_every_shared_treebank_round_trips_byte_identically():
     paths = shared_files("*/*-dev.conllu.xz") + shared_files("*/*-test.conllu.xz")
     needs_shared(paths)
     for path in paths:
-        original = lzma.open(path, "rt", encoding="utf-8", newline="").read()
+        with lzma.open(path, "rt", encoding="utf-8", newline="") as stream:
+            original = stream.read()
         written = "".join(format_sentence(s) for s in read_conllu(path))
         assert written == original, path.name

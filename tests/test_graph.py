@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import FIXTURES
+
 from eud.conllu import format_sentence, read_conllu
 from eud.graph import ROOT, Edge, EnhancedGraph, format_feats, format_id, parse_feats, parse_id
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from conftest import FIXTURES
+
 from eud.conllu import format_sentence, read_conllu
 from eud.interop import from_tokenlist, from_udapi_document, to_tokenlist, to_udapi_document
 
