@@ -54,6 +54,21 @@ def _parse() -> Main:
     return main
 
 
+def input_error(prog: str, err: Exception, name: str | None = None) -> int:
+    """Print a subcommand's one-line error for unreadable input or output and return exit code 1.
+
+    ``OSError`` is shown as ``file: reason`` (``name`` stands in when the error
+    names no file); anything else (``ConlluError`` and friends already name
+    file and line) is shown as is.
+    """
+    if isinstance(err, OSError):
+        message = f"{err.filename or name}: {err.strerror}"
+    else:
+        message = str(err)
+    print(f"{prog}: {message}", file=sys.stderr)
+    return 1
+
+
 # name -> (one-line summary, loader of its main)
 COMMANDS: dict[str, tuple[str, Callable[[], Main]]] = {
     "parse": ("raw text or CoNLL-U in, enhanced CoNLL-U out (neural parser)", _parse),

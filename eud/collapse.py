@@ -25,9 +25,9 @@ not renumbered.
 from __future__ import annotations
 
 import argparse
-import sys
 from collections import deque
 
+from eud.cli import input_error
 from eud.conllu import ConlluError, read_conllu, write_conllu
 from eud.graph import Edge, EnhancedGraph, NodeId, Sentence
 from eud.progress import progress
@@ -116,10 +116,6 @@ def main(argv: list[str] | None = None) -> int:
     try:
         sentences = progress(read_conllu(args.input), "collapse")
         write_conllu((collapse_empty_nodes(s) for s in sentences), args.output)
-    except ConlluError as err:
-        print(f"eud collapse: {err}", file=sys.stderr)
-        return 1
-    except OSError as err:
-        print(f"eud collapse: {err.filename or args.input}: {err.strerror}", file=sys.stderr)
-        return 1
+    except (ConlluError, OSError) as err:
+        return input_error("eud collapse", err, args.input)
     return 0

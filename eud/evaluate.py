@@ -29,11 +29,11 @@ import contextlib
 import gc
 import json
 import os
-import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from eud.align import align_words, first_difference
+from eud.cli import input_error
 from eud.conllu import ConlluError
 from eud.enhancement_types import TypeScore
 from eud.eval_data import ScoringError, ScoringFile, load_for_scoring, read_for_scoring
@@ -268,12 +268,8 @@ def main(argv: list[str] | None = None) -> int:
             evaluations.append(
                 evaluate_files(gold, system, enhancements=args.enhancements, extras=not args.official_only)
             )
-    except (ConlluError, ScoringError) as err:
-        print(f"eud evaluate: {err}", file=sys.stderr)
-        return 1
-    except OSError as err:
-        print(f"eud evaluate: {err.filename}: {err.strerror}", file=sys.stderr)
-        return 1
+    except (ConlluError, ScoringError, OSError) as err:
+        return input_error("eud evaluate", err)
     if args.json:
         doc = {"pairs": [e.to_dict() for e in evaluations]}
         if len(evaluations) > 1:

@@ -18,6 +18,7 @@ import textwrap
 from collections import Counter
 from pathlib import Path
 
+from eud.cli import input_error
 from eud.conllu import ConlluError, read_conllu
 from eud.enhance.case_labels import CaseLabels
 from eud.enhance.context import Context
@@ -362,12 +363,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for path in args.gold:
             count(read_conllu(path), counts)
-    except ConlluError as err:
-        print(f"eud profile: {err}", file=sys.stderr)
-        return 1
-    except OSError as err:
-        print(f"eud profile: {err.filename}: {err.strerror}", file=sys.stderr)
-        return 1
+    except (ConlluError, OSError) as err:
+        return input_error("eud profile", err)
     name = args.name or (Path(args.output).stem if args.output != "-" else "profile")
     text = build(counts, name, args.gold)
     if args.output == "-":

@@ -6,6 +6,7 @@ import argparse
 import sys
 import textwrap
 
+from eud.cli import input_error
 from eud.conllu import ConlluError, read_conllu, write_conllu
 from eud.enhance.pipeline import Enhancer
 from eud.enhance.profiles import ProfileError, find_profile, load_profile
@@ -48,10 +49,6 @@ def main(argv: list[str] | None = None) -> int:
     enhancer = Enhancer(profile, repair=not args.no_repair)
     try:
         write_conllu((enhancer.enhance(s) for s in read_conllu(args.input)), args.output)
-    except ConlluError as err:
-        print(f"eud enhance: {err}", file=sys.stderr)
-        return 1
-    except OSError as err:
-        print(f"eud enhance: {err.filename or args.input}: {err.strerror}", file=sys.stderr)
-        return 1
+    except (ConlluError, OSError) as err:
+        return input_error("eud enhance", err, args.input)
     return 0
