@@ -100,6 +100,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--graph-mode", choices=("graph", "rules", "combined"), help="override the model's graph source")
     ap.add_argument("--chunk", type=int, default=2000, help="sentences read and parsed at a time (default 2000)")
     ap.add_argument("--batch-words", type=int, default=3000, help="words per network batch (default 3000)")
+    ap.add_argument("--precision", choices=("auto", "fp32", "bf16"), default="auto",
+                    help="encoder arithmetic: bf16 is about 1.6x faster on CPUs with AVX512-BF16 or AMX and "
+                         "scores the same; auto (default) uses it where the CPU has it")
     ap.add_argument("--errors", choices=("strict", "replace"), default="strict",
                     help="invalid UTF-8 in text input: stop with the byte offset (strict) or use U+FFFD (replace)")
     ap.add_argument("-q", "--quiet", action="store_true", help="no timing summary on stderr")
@@ -127,7 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     except (PackageError, ValueError, OSError) as err:
         print(f"eud parse: {err}", file=sys.stderr)
         return 1
-    predictor = Predictor(model, vocabs, config, graph_mode=args.graph_mode, batch_words=args.batch_words)
+    predictor = Predictor(model, vocabs, config, graph_mode=args.graph_mode, batch_words=args.batch_words,
+                          precision=args.precision)
     loaded = time.time() - t0
     fmt = args.input_format or guess_format(args.input)
     n_sent = n_words = 0

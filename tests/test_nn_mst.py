@@ -59,3 +59,25 @@ def test_cycle_is_broken() -> None:
     # 1 and 2 prefer each other (a cycle); contraction must break it at the cheaper place.
     scores = np.array([[0, 0, 0], [1, 0, 10], [3, 10, 0]], dtype=float)
     assert decode_tree(scores).tolist() == [-1, 2, 0]
+
+
+def _every_root(scores: np.ndarray) -> float:
+    """The one-root optimum by trying every root child (the search decode_tree prunes)."""
+    best = -np.inf
+    for r in range(1, scores.shape[0]):
+        s = scores.copy()
+        s[1:, 0] = -1e30
+        s[r, 0] = scores[r, 0]
+        best = max(best, tree_score(scores, chu_liu_edmonds(s)))
+    return best
+
+
+@pytest.mark.parametrize("n", [6, 15, 40])
+def test_pruned_root_search_is_exact(n: int) -> None:
+    rng = np.random.default_rng(100 + n)
+    for _ in range(20):
+        scores = rng.normal(size=(n + 1, n + 1))
+        scores[:, 0] += 2.0  # many words prefer the root, so the one-root search is needed
+        heads = decode_tree(scores)
+        assert _is_tree(tuple(heads[1:].tolist()), one_root=True)
+        assert tree_score(scores, heads) == pytest.approx(_every_root(scores))

@@ -117,6 +117,52 @@ def test_save_load_gives_identical_predictions(tmp_path: Path, fixtures: Path, p
     assert after == before
 
 
+def test_rules_mode_skips_the_graph_scorer_and_writes_the_same(tmp_path: Path, fixtures: Path) -> None:
+    sentences = list(read_conllu(fixtures / "parser_tiny.conllu"))
+    vocabs = build_vocabs(sentences, min_word_count=1)
+    enc = resolve_encoder_config(SMALL_CHARLSTM)
+    torch.manual_seed(7)
+    model = Parser({"encoder": enc, "model": SMALL_MODEL}, vocabs)
+    config = {"encoder": enc, "language": "en"}
+    rules = Predictor(model, vocabs, config, graph_mode="rules")
+    assert not rules.needs_graph and Predictor(model, vocabs, config, graph_mode="combined").needs_graph
+    decoded = rules.decode_all(list(sentences))
+    assert all(d.edge_probs is None and d.edges == [] for d in decoded)
+    fast = [format_sentence(s) for s in rules.annotate(list(read_conllu(fixtures / "parser_tiny.conllu")))]
+    # Decoding with the graph scorer (as a graph-mode predictor does), then writing with the rules.
+    full = Predictor(model, vocabs, config, graph_mode="graph")
+    slow = list(read_conllu(fixtures / "parser_tiny.conllu"))
+    for s, d in zip(slow, full.decode_all(slow)):
+        assert d.edge_probs is not None
+        rules.write(s, d)
+    assert [format_sentence(s) for s in slow] == fast
+
+
+def test_precision_setting(fixtures: Path) -> None:
+    from eud.nn.model import resolve_precision
+
+    assert resolve_precision("fp32") == "fp32" and resolve_precision("auto") in ("fp32", "bf16")
+    with pytest.raises(ValueError, match="unknown precision"):
+        resolve_precision("fp8")
+    sentences = list(read_conllu(fixtures / "parser_tiny.conllu"))
+    vocabs = build_vocabs(sentences, min_word_count=1)
+    enc = resolve_encoder_config(SMALL_CHARLSTM)
+    model = Parser({"encoder": enc, "model": SMALL_MODEL}, vocabs)
+    Predictor(model, vocabs, {"encoder": enc}, precision="bf16")
+    assert model.precision == "bf16"
+    # bf16 autocast changes the encoder's arithmetic only: the scores come out fp32 and close to fp32's.
+    from eud.nn.batching import make_batch
+
+    batch = make_batch(sentences, list(range(len(sentences))), vocabs)
+    with torch.inference_mode():
+        low = model.eval()(batch)["arc"]
+        model.precision = "fp32"
+        high = model(batch)["arc"]
+    assert low.dtype == torch.float32
+    mask = high > -1e8
+    assert torch.allclose(low[mask], high[mask], atol=0.1)
+
+
 def test_output_passes_udvalidate_level_2(tmp_path: Path, fixtures: Path) -> None:
     if shutil.which("udvalidate") is None:
         pytest.skip("udvalidate (udtools) is not installed")

@@ -20,6 +20,24 @@ from eud.nn.vocab import Vocab
 TAGS = ("upos", "xpos", "feats", "lemma")
 MODEL_DEFAULTS: dict[str, Any] = {"tag_hidden": 256, "arc_dim": 512, "label_dim": 128, "dropout": 0.3}
 NEG = -1e9
+PRECISIONS = ("fp32", "bf16")
+
+
+def native_bf16() -> bool:
+    """Whether this CPU multiplies bfloat16 natively (AVX512-BF16 or AMX); elsewhere bf16 is slower than fp32."""
+    try:
+        return bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
+    except (AttributeError, RuntimeError):
+        return False
+
+
+def resolve_precision(requested: str) -> str:
+    """``auto`` → ``bf16`` on a CPU with native bfloat16, else ``fp32``; other values pass through."""
+    if requested == "auto":
+        return "bf16" if native_bf16() else "fp32"
+    if requested not in PRECISIONS:
+        raise ValueError(f"unknown precision {requested!r}; known: auto, {', '.join(PRECISIONS)}")
+    return requested
 
 
 class Tagger(nn.Module):
@@ -64,6 +82,8 @@ class Parser(nn.Module):
                  from_config: bool = False) -> None:
         super().__init__()
         self.config = config
+        # The encoder may run under bfloat16 autocast (weights stay fp32); the heads always run in fp32.
+        self.precision = "fp32"
         m = {**MODEL_DEFAULTS, **config.get("model", {})}
         self.encoder = WordEncoder(config["encoder"], len(vocabs["words"]), len(vocabs["chars"]),
                                    transformer_source=transformer_source, from_config=from_config)
@@ -74,9 +94,15 @@ class Parser(nn.Module):
         self.tree = ArcScorer(d, m["arc_dim"], m["label_dim"], len(vocabs["deprel"]), m["dropout"])
         self.graph = ArcScorer(d, m["arc_dim"], m["label_dim"], len(vocabs["enh_label"]), m["dropout"])
 
-    def forward(self, batch: Batch) -> dict[str, torch.Tensor]:
-        """Scores of every output for a batch (see :class:`ArcScorer` for shapes)."""
-        x = self.encoder(batch.forms, batch.words, batch.chars, batch.lengths)  # [B, N, d]
+    def forward(self, batch: Batch, *, graph: bool = True) -> dict[str, torch.Tensor]:
+        """Scores of every output for a batch (see :class:`ArcScorer` for shapes).
+
+        With ``graph=False`` the enhanced-graph scorer is skipped (its keys are absent):
+        when the graph comes from the rules, nothing reads it.
+        """
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=self.precision == "bf16"):
+            x = self.encoder(batch.forms, batch.words, batch.chars, batch.lengths)  # [B, N, d]
+        x = x.float()
         b = x.shape[0]
         h = self.dropout(torch.cat([self.root.expand(b, 1, -1), x], 1))  # [B, N+1, d]
         scores = {t: tagger(h[:, 1:]) for t, tagger in self.taggers.items()}
@@ -87,8 +113,9 @@ class Parser(nn.Module):
         head_ok = head_ok & ~self_loop[None]
         arcs, scores["tree_dep"], scores["tree_head"] = self.tree(h)
         scores["arc"] = arcs.masked_fill(~head_ok, NEG)
-        edges, scores["graph_dep"], scores["graph_head"] = self.graph(h)
-        scores["enh"] = edges.masked_fill(~head_ok, NEG)
+        if graph:
+            edges, scores["graph_dep"], scores["graph_head"] = self.graph(h)
+            scores["enh"] = edges.masked_fill(~head_ok, NEG)
         scores["head_ok"] = head_ok
         return scores
 

@@ -74,19 +74,30 @@ def chu_liu_edmonds(scores: np.ndarray) -> np.ndarray:
 
 def tree_score(scores: np.ndarray, heads: np.ndarray) -> float:
     """The summed score of a head array."""
-    return float(sum(scores[d, heads[d]] for d in range(1, len(heads))))
+    return float(scores[np.arange(1, len(heads)), heads[1:]].sum())
 
 
 def decode_tree(scores: np.ndarray) -> np.ndarray:
-    """The best tree with exactly one root child (Chu-Liu/Edmonds, then one run per root candidate)."""
+    """The best tree with exactly one root child.
+
+    Chu-Liu/Edmonds first; when its tree has several root children, the best
+    one-root tree is the best over the choice of that child.  Candidates are
+    tried in order of an upper bound (their root score plus every other word's
+    best non-root head) and the search stops once no bound can beat the best
+    tree found, so it stays exact while usually trying one or two.
+    """
     n = scores.shape[0]
     heads = chu_liu_edmonds(scores)
     if n <= 2 or int((heads[1:] == 0).sum()) == 1:
         return heads
+    words = scores[1:, 1:].astype(np.float64, copy=True)
+    np.fill_diagonal(words, NEG)
+    best_word_head = words.max(axis=1)  # each word's best non-root head
+    bound = scores[1:, 0] + best_word_head.sum() - best_word_head
     best, best_score = heads, -np.inf
-    # Exact: the best one-root tree is the best over the choice of that root child.
-    order = np.argsort(-scores[1:, 0]) + 1
-    for r in order:
+    for r in np.argsort(-bound) + 1:
+        if bound[r - 1] <= best_score:
+            break
         s = scores.astype(np.float64, copy=True)
         s[1:, 0] = NEG
         s[r, 0] = scores[r, 0]

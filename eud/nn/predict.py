@@ -31,7 +31,7 @@ from eud.graph import Edge, EnhancedGraph, Sentence
 from eud.nn.batching import Batch, length_batches, make_batch
 from eud.nn.labels import relexicalise
 from eud.nn.lemma import apply_script
-from eud.nn.model import TAGS, Parser
+from eud.nn.model import TAGS, Parser, resolve_precision
 from eud.nn.mst import decode_tree
 from eud.nn.vocab import Vocab
 from eud.repair import repair_sentence
@@ -46,19 +46,20 @@ class Decoded:
     tags: dict[str, list[str]]
     heads: list[int]
     deprels: list[str]
-    edge_probs: np.ndarray  # [n, n+1]: P(edge head→dep) for dep 1..n (row n-1) and head 0..n
+    # [n, n+1]: P(edge head→dep) for dep 1..n (row n-1) and head 0..n; None when the graph scorer did not run.
+    edge_probs: np.ndarray | None
     edges: list[Edge]  # the graph scorer's edges, delexicalised labels
 
 
-def _label_choice(scores: np.ndarray, root_ix: int | None, is_root: bool) -> int:
-    """Best label index, forcing ``root`` for root attachments and forbidding it elsewhere."""
+def _label_choices(scores: np.ndarray, root_ix: int | None, is_root: np.ndarray) -> np.ndarray:
+    """Best label index per row of ``scores`` [K, L]: ``root`` for root attachments, never elsewhere."""
     if root_ix is None:
-        return int(scores.argmax())
-    if is_root:
-        return root_ix
-    s = scores.copy()
-    s[root_ix] = -np.inf
-    return int(s.argmax())
+        return scores.argmax(axis=1)
+    scores = scores.copy()
+    scores[:, root_ix] = -np.inf
+    best = scores.argmax(axis=1)
+    best[is_root] = root_ix
+    return best
 
 
 def decode(model: Parser, scores: dict[str, torch.Tensor], batch: Batch, vocabs: dict[str, Vocab],
@@ -66,9 +67,8 @@ def decode(model: Parser, scores: dict[str, torch.Tensor], batch: Batch, vocabs:
     """Decode a batch: tags by argmax, trees by Chu-Liu/Edmonds, graph edges by threshold, then labels."""
     tag_ix = {t: scores[t].argmax(-1).numpy() for t in TAGS}
     arc_logp = torch.log_softmax(scores["arc"], -1).numpy()  # [B, N, N+1]
-    probs = torch.sigmoid(scores["enh"]).numpy()
     lengths = batch.lengths.tolist()
-    tree_index, graph_index = [], []
+    tree_index: list[tuple[int, int, int]] = []
     all_heads = []
     for b, n in enumerate(lengths):
         square = np.full((n + 1, n + 1), -1e30)
@@ -76,25 +76,33 @@ def decode(model: Parser, scores: dict[str, torch.Tensor], batch: Batch, vocabs:
         heads = decode_tree(square)[1:].tolist()
         all_heads.append(heads)
         tree_index.extend((b, i, h) for i, h in enumerate(heads))
-        p = probs[b, :n, : n + 1]
-        for i in range(n):
-            # The best head always; more heads only when the scorer is sure of them.
-            best = int(p[i].argmax())
-            extra = [int(h) for h in np.flatnonzero(p[i] > threshold) if h != best]
-            graph_index.extend((b, i, h) for h in [best] + extra)
-    t_index, g_index = torch.tensor(tree_index), torch.tensor(graph_index)
-    deprel_sc = model.tree_labels(scores, t_index).numpy()  # [K, L]
-    enh_sc = model.graph_labels(scores, g_index).numpy()  # [K', E]
-    dv, ev = vocabs["deprel"], vocabs["enh_label"]
-    root_d, root_e = dv.index.get("root"), ev.index.get("root")
-    deprels = [dv.items[_label_choice(deprel_sc[k], root_d, h == 0)] for k, (_, _, h) in enumerate(tree_index)]
+    t_index = torch.tensor(tree_index)
+    dv = vocabs["deprel"]
+    deprel_ix = _label_choices(model.tree_labels(scores, t_index).numpy(), dv.index.get("root"),
+                               t_index[:, 2].numpy() == 0)
+    deprels = [dv.items[k] for k in deprel_ix]
+    probs = torch.sigmoid(scores["enh"]).numpy() if "enh" in scores else None
     edges: list[list[Edge]] = [[] for _ in lengths]
-    for k, (b, i, h) in enumerate(graph_index):
-        edges[b].append(Edge((h, 0), (i + 1, 0), ev.items[_label_choice(enh_sc[k], root_e, h == 0)]))
+    if probs is not None:
+        graph_index: list[tuple[int, int, int]] = []
+        for b, n in enumerate(lengths):
+            p = probs[b, :n, : n + 1]
+            best = p.argmax(axis=1)
+            # The best head always; more heads only when the scorer is sure of them.
+            extra_dep, extra_head = np.nonzero((p > threshold) & (np.arange(n + 1)[None, :] != best[:, None]))
+            graph_index.extend((b, i, int(h)) for i, h in enumerate(best))
+            graph_index.extend((b, int(i), int(h)) for i, h in zip(extra_dep, extra_head))
+        g_index = torch.tensor(graph_index)
+        ev = vocabs["enh_label"]
+        enh_ix = _label_choices(model.graph_labels(scores, g_index).numpy(), ev.index.get("root"),
+                                g_index[:, 2].numpy() == 0)
+        for (b, i, h), k in zip(graph_index, enh_ix):
+            edges[b].append(Edge((h, 0), (i + 1, 0), ev.items[k]))
     out, start = [], 0
     for b, n in enumerate(lengths):
         tags = {t: [vocabs[t].items[i] for i in tag_ix[t][b, :n]] for t in TAGS}
-        out.append(Decoded(tags, all_heads[b], deprels[start:start + n], probs[b, :n, : n + 1], edges[b]))
+        edge_probs = probs[b, :n, : n + 1] if probs is not None else None
+        out.append(Decoded(tags, all_heads[b], deprels[start:start + n], edge_probs, edges[b]))
         start += n
     return out
 
@@ -103,7 +111,8 @@ class Predictor:
     """A trained parser plus the enhancer settings: annotates sentences in place."""
 
     def __init__(self, model: Parser, vocabs: dict[str, Vocab], config: dict[str, Any], *,
-                 graph_mode: str | None = None, batch_words: int = 2000) -> None:
+                 graph_mode: str | None = None, batch_words: int = 2000, precision: str | None = None) -> None:
+        """``precision``: auto, fp32 or bf16 for the encoder (None keeps the model's setting)."""
         self.model = model.eval()
         self.vocabs = vocabs
         self.config = config
@@ -121,6 +130,13 @@ class Predictor:
         self.case_rule = _make_case_rule(self.enhancer) if self.relex == "rules" else None
         self.gapping = Gapping(copy_of=True, language=config.get("language") or None)
         self.repair = repair_sentence
+        if precision is not None:
+            model.precision = resolve_precision(precision)
+
+    @property
+    def needs_graph(self) -> bool:
+        """Whether writing needs the graph scorer (not when the rules build the whole graph)."""
+        return self.graph_mode != "rules" or self.enhancer is None
 
     @torch.inference_mode()
     def decode_all(self, sentences: list[Sentence]) -> list[Decoded]:
@@ -129,7 +145,8 @@ class Predictor:
         results: list[Decoded | None] = [None] * len(sentences)
         for idx in length_batches(lengths, self.batch_words):
             batch = make_batch(sentences, idx, self.vocabs, max_chars=self.max_chars)
-            for i, d in zip(idx, decode(self.model, self.model(batch), batch, self.vocabs, min(0.5, self.edge_threshold))):
+            scores = self.model(batch, graph=self.needs_graph)
+            for i, d in zip(idx, decode(self.model, scores, batch, self.vocabs, min(0.5, self.edge_threshold))):
                 results[i] = d
         return results  # type: ignore[return-value]
 

@@ -13,7 +13,7 @@ import torch
 from eud.conllu import read_conllu, write_conllu
 from eud.graph import Sentence
 from eud.nn.batching import length_batches, make_batch
-from eud.nn.model import Parser
+from eud.nn.model import Parser, resolve_precision
 from eud.nn.package import load_package, save_package
 from eud.nn.predict import GRAPH_MODES, Predictor
 from eud.nn.scoring import quick_scores
@@ -101,6 +101,7 @@ def train_parser(config: dict[str, Any], config_path: Path, *, fresh: bool = Fal
         vocab_file.write_text(json.dumps(vocabs_to_json(vocabs), ensure_ascii=False))
     log.info("%d training sentences; tables: %s", len(train), ", ".join(f"{k} {len(v)}" for k, v in vocabs.items()))
     model = Parser(cfg, vocabs)
+    model.precision = resolve_precision(cfg["precision"])
     enc = model.encoder.transformer
     if enc is not None and not enc.finetune:
         enc.cache = {}
@@ -208,6 +209,7 @@ def _package_config(cfg: dict[str, Any]) -> dict[str, Any]:
 def finish_package(cfg: dict[str, Any], output: Path, state: dict[str, Any], argv: list[str] | None) -> None:
     """Pick the graph mode on dev, score dev and test, write the card."""
     model, vocabs, pcfg = load_package(output)
+    model.precision = resolve_precision(cfg["precision"])
     torch.set_num_threads(int(cfg["threads"]))
     predictor = Predictor(model, vocabs, {**pcfg, "graph_mode": "combined", "relex": "rules"})
     modes = GRAPH_MODES if predictor.enhancer is not None else ("graph",)
