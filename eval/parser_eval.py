@@ -10,6 +10,7 @@ usage (from the repository root):
       ../shared/data/ud/en_ewt/en_ewt-ud-dev.conllu.xz
   python eval/parser_eval.py --model models/en_ewt ../shared/data/ud/en_ewt/en_ewt-ud-test.conllu.xz \
       ../shared/data/ud/en_gum/en_gum-ud-test.conllu.xz
+  python eval/parser_eval.py --model models/en_ewt --precision fp32 bf16 ../shared/data/ud/en_ewt/en_ewt-ud-test.conllu.xz
 """
 
 from __future__ import annotations
@@ -25,10 +26,11 @@ from pathlib import Path
 METRICS = ("UPOS", "XPOS", "UFeats", "Lemmas", "UAS", "LAS", "ELAS", "EULAS")
 
 
-def run_parse(model: str, gold: str, out: Path, mode: str | None, threads: int) -> dict[str, float]:
+def run_parse(model: str, gold: str, out: Path, mode: str | None, threads: int,
+              precision: str = "auto") -> dict[str, float]:
     """Parse ``gold`` (its tokenisation only) into ``out``; returns wall, load, words/s and peak MiB."""
     cmd = ["/usr/bin/time", "-v", sys.executable, "-m", "eud", "parse", "--model", model, "--input-format", "conllu",
-           "--threads", str(threads), gold, "-o", str(out)]
+           "--threads", str(threads), "--precision", precision, gold, "-o", str(out)]
     if mode:
         cmd += ["--graph-mode", mode]
     run = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "EUD_NO_PROGRESS": "1"}, check=False)
@@ -60,22 +62,25 @@ def main() -> int:
     ap.add_argument("--model", required=True)
     ap.add_argument("--modes", nargs="+", default=[None], help="graph modes (default: the model's own)")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--precision", nargs="+", default=["auto"], choices=("auto", "fp32", "bf16"),
+                    help="encoder arithmetic of eud parse, one run each (default: auto)")
     ap.add_argument("--out-dir", type=Path, default=Path("/tmp/eud-parser-eval"))
     args = ap.parse_args()
     args.out_dir.mkdir(parents=True, exist_ok=True)
-    print("| model | file | graph | " + " | ".join(METRICS) + " | words/s (parse) | words/s (whole process) "
+    print("| model | file | graph | precision | " + " | ".join(METRICS) + " | words/s (parse) | words/s (whole process) "
           "| load s | peak MiB |")
-    print("|---|---|---|" + "---|" * (len(METRICS) + 4))
+    print("|---|---|---|---|" + "---|" * (len(METRICS) + 4))
     for gold in args.gold:
         name = Path(gold).name.split(".")[0]
         for mode in args.modes:
-            out = args.out_dir / f"{Path(args.model).name}.{name}.{mode or 'default'}.conllu"
-            speed = run_parse(args.model, gold, out, mode, args.threads)
-            scores = score(gold, out)
-            print(f"| {Path(args.model).name} | {name} | {mode or 'default'} | "
-                  + " | ".join(f"{scores.get(k, float('nan')):.2f}" for k in METRICS)
-                  + f" | {speed['words/s']:.0f} | {speed['whole words/s']:.0f} | {speed['load']:.1f} "
-                  f"| {speed['peak MiB']:.0f} |", flush=True)
+            for precision in args.precision:
+                out = args.out_dir / f"{Path(args.model).name}.{name}.{mode or 'default'}.{precision}.conllu"
+                speed = run_parse(args.model, gold, out, mode, args.threads, precision)
+                scores = score(gold, out)
+                print(f"| {Path(args.model).name} | {name} | {mode or 'default'} | {precision} | "
+                      + " | ".join(f"{scores.get(k, float('nan')):.2f}" for k in METRICS)
+                      + f" | {speed['words/s']:.0f} | {speed['whole words/s']:.0f} | {speed['load']:.1f} "
+                      f"| {speed['peak MiB']:.0f} |", flush=True)
     return 0
 
 
