@@ -13,7 +13,7 @@ Main = Callable[[list[str] | None], int]
 
 
 def _validate() -> Main:
-    from eud.validate import main
+    from eud.validate_command import main
 
     return main
 

@@ -38,7 +38,8 @@ from pathlib import Path
 
 from eud.conllu import read_conllu
 from eud.repair import repair_sentence
-from eud.validate import ENHANCED_TESTIDS, check_file, check_sentence
+from eud.validate import ENHANCED_TESTIDS, check_sentence
+from eud.validate_command import check_file
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_UD = REPO.parent / "shared" / "data" / "ud"

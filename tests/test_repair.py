@@ -15,7 +15,8 @@ import pytest
 from eud.conllu import format_sentence, parse_conllu, read_conllu
 from eud.graph import ROOT, EnhancedGraph, Sentence, Word
 from eud.repair import repair_sentence
-from eud.validate import check_file, check_sentence, label_problem, main, reachable
+from eud.validate import check_sentence, label_problem, reachable
+from eud.validate_command import check_file, main
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 BROKEN = [
