@@ -27,10 +27,10 @@ METRICS = ("UPOS", "XPOS", "UFeats", "Lemmas", "UAS", "LAS", "ELAS", "EULAS")
 
 
 def run_parse(model: str, gold: str, out: Path, mode: str | None, threads: int,
-              precision: str = "auto") -> dict[str, float]:
-    """Parse ``gold`` (its tokenisation only) into ``out``; returns wall, load, words/s and peak MiB."""
-    cmd = ["/usr/bin/time", "-v", sys.executable, "-m", "eud", "parse", "--model", model, "--input-format", "conllu",
-           "--threads", str(threads), "--precision", precision, gold, "-o", str(out)]
+              precision: str = "auto", input_format: str = "conllu") -> dict[str, float]:
+    """Parse ``gold`` (its tokenisation only, or raw text) into ``out``; returns wall, load, words/s and peak MiB."""
+    cmd = ["/usr/bin/time", "-v", sys.executable, "-m", "eud", "parse", "--model", model, "--input-format",
+           input_format, "--threads", str(threads), "--precision", precision, gold, "-o", str(out)]
     if mode:
         cmd += ["--graph-mode", mode]
     run = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "EUD_NO_PROGRESS": "1"}, check=False)

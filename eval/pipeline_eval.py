@@ -1,0 +1,99 @@
+"""Raw text → enhanced CoNLL-U, end to end: segmentation and parsing scores, speed, validity.
+
+For each treebank the raw text is rebuilt from its ``# text`` lines (as in
+``eval/segment_eval.py``: sentences joined by a space inside a paragraph,
+``# newpar``/``# newdoc`` start a new one).  One ``eud parse`` process reads
+that text and writes CoNLL-U; ``/usr/bin/time`` gives its peak memory and the
+parser's own summary line its speed with model loading counted apart.  Scores
+come from ``eud evaluate`` against the gold file; the output is also checked
+with ``udvalidate --level 2`` and for keeping every non-space character of
+the input in order.
+
+usage (from the repository root):
+  python eval/pipeline_eval.py --model models/en_ewt --treebank en_ewt en_gum
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+from parser_eval import run_parse
+from segment_eval import SHARED, raw_text
+
+from eud.conllu import read_conllu, write_conllu
+
+METRICS = ("Tokens", "Words", "Sentences", "UPOS", "LAS", "ELAS", "EULAS")
+
+
+def non_space(text: str) -> str:
+    """The characters of ``text`` that are not whitespace, in order."""
+    return "".join(text.split())
+
+
+def forms_text(path: Path) -> str:
+    """The surface text of a CoNLL-U file: a multiword token's form, not its words'."""
+    parts = []
+    for s in read_conllu(path):
+        starts = {t.first: t for t in s.tokens}
+        i = 1
+        while i <= len(s.words):
+            if i in starts:
+                parts.append(starts[i].form)
+                i = starts[i].last + 1
+            else:
+                parts.append(s.word(i).form)
+                i += 1
+    return "".join(parts)
+
+
+def udvalidate_ok(path: Path, lang: str) -> bool:
+    """Whether ``udvalidate --level 2`` passes the file."""
+    run = subprocess.run(["udvalidate", "--lang", lang, "--level", "2", str(path)],
+                         capture_output=True, text=True, check=False)
+    return "*** PASSED ***" in run.stdout + run.stderr
+
+
+def main() -> int:
+    """Run the pipeline on each treebank's test text; print one markdown row each."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--model", required=True, help="parser package with a segmenter/ folder")
+    ap.add_argument("--treebank", nargs="+", default=["en_ewt"])
+    ap.add_argument("--split", default="test")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--precision", default="auto", choices=("auto", "fp32", "bf16"))
+    ap.add_argument("--out-dir", type=Path, default=Path("/tmp/eud-pipeline-eval"))
+    args = ap.parse_args()
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    print("| test set | " + " | ".join(METRICS) + " | words/s (text in → CoNLL-U out, load apart) | load s "
+          "| peak MiB | udvalidate | non-space chars kept |")
+    print("|---|" + "---|" * (len(METRICS) + 5))
+    for tb in args.treebank:
+        gold = SHARED / tb / f"{tb}-ud-{args.split}.conllu.xz"
+        text = args.out_dir / f"{tb}-{args.split}.txt"
+        text.write_text(raw_text(gold), encoding="utf-8")
+        gold_plain = args.out_dir / f"{tb}-{args.split}.gold.conllu"
+        write_conllu(read_conllu(gold), gold_plain)
+        out = args.out_dir / f"{tb}-{args.split}.parsed.conllu"
+        speed = run_parse(args.model, str(text), out, None, args.threads, args.precision, "text")
+        run = subprocess.run([sys.executable, "-m", "eud", "evaluate", str(gold_plain), str(out), "--json"],
+                             capture_output=True, text=True, check=True)
+        metrics = json.loads(run.stdout)["pairs"][0]["metrics"]
+        scores = {k: 100 * metrics[k]["f1"] for k in METRICS if k in metrics}
+        kept = non_space(forms_text(out)) == non_space(text.read_text(encoding="utf-8"))
+        valid = udvalidate_ok(out, tb.split("_")[0])
+        print(f"| {tb} | " + " | ".join(f"{scores.get(k, float('nan')):.2f}" for k in METRICS)
+              + f" | {speed['words/s']:.0f} | {speed['load']:.1f} | {speed['peak MiB']:.0f} "
+              f"| {'pass' if valid else 'FAIL'} | {'yes' if kept else 'NO'} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
