@@ -268,6 +268,8 @@ def write_card(cfg: dict[str, Any], output: Path, state: dict[str, Any], results
          f"{bool(enc.get('transformer')) and enc.get('finetune')}, chars: {enc['chars']}, words: {enc['words']}, "
          f"BiLSTM layers: {enc['lstm_layers']})"),
         f"- enhanced graph: `{chosen}` (picked on dev among: {', '.join(results.get('dev', {}) or ['graph'])})",
+        (f"- encoder arithmetic in training: {resolve_precision(cfg['precision'])} (config: {cfg['precision']}); "
+         "`eud parse --precision` chooses it at parse time"),
         f"- weights: model.safetensors, {size:.1f} MiB",
         f"- epochs trained: {state['epoch']}, best dev: {state['best']:.2f}", "",
         "## Command", "", "```", command, "```", "",
