@@ -17,7 +17,8 @@ import pytest
 from conftest import needs_shared, shared_files
 
 from eud.conllu import format_sentence, parse_conllu, read_conllu
-from eud.enhance.gapping import LANGUAGE_STYLES, Gapping, Style, _Tree, align, label_from_form, pair_score
+from eud.enhance.correlates import BasicTree, align, label_from_form, pair_score
+from eud.enhance.gapping import LANGUAGE_STYLES, Gapping, Style
 from eud.graph import Sentence
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -135,7 +136,7 @@ def test_label_from_form(upos: str, feats: str, case_child: bool, rank: int, exp
     if case_child:
         rows = f"1\tin\tin\tADP\t_\t_\t2\tcase\t_\t_\n2\tx\tx\t{upos}\t_\t{feats}\t0\troot\t_\t_\n"
     sentence = parse_conllu(rows + "\n")[0]
-    tree = _Tree(sentence)
+    tree = BasicTree(sentence)
     assert label_from_form(tree, sentence.words[-1], rank) == expected
 
 
@@ -175,7 +176,7 @@ def test_style_lookup() -> None:
     assert Gapping().style == Style()
 
 
-def _objective(tree: _Tree, remnants: list, correlates: list, choice: tuple) -> float | None:
+def _objective(tree: BasicTree, remnants: list, correlates: list, choice: tuple) -> float | None:
     """align's objective for one assignment (None when it pairs an incompatible remnant)."""
     n, m = len(remnants), len(correlates)
     total = 0.0
@@ -202,7 +203,7 @@ def test_align_matches_brute_force() -> None:
         for i in range(1, n + m + 1):
             rows.append(f"{i}\tw{i}\tl{rng.randint(1, 3)}\t{rng.choice(upos)}\t_\t{rng.choice(cases)}\t0\troot\t_\t_")
         sentence = parse_conllu("\n".join(rows) + "\n\n")[0]
-        tree = _Tree(sentence)
+        tree = BasicTree(sentence)
         correlates, remnants = sentence.words[:m], sentence.words[m:]
         got = align(tree, remnants, correlates)
         got_choice = tuple(None if c is None else correlates.index(c) for c in got)

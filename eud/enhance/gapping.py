@@ -26,16 +26,17 @@ For each word P with ``orphan`` children (the promoted remnant) this rule
   ``VERB``;
 * gives E P's incoming edge (``A -conj-> E``, ``0 -root-> E``, ...);
 * labels P and its orphans by aligning each with a *correlate* among A's
-  dependents (:func:`align`): same UPOS class, same case/mark words, same
-  ``Case`` feature (a different Case rules a pair out), same lemma, same
-  relative order.  The label is the correlate's universal relation plus any
-  subtype that is not a case marker (``nsubj:pass``, ``obl:arg``); the case
-  rule, which runs later, adds ``obl:in`` and the like.  A remnant with no
-  correlate gets a spare core relation of A (a bare nominal), or a label
-  guessed from itself (:func:`label_from_form`: ADV → advmod, adposition or
-  oblique case → obl, Nom → nsubj, Acc/Par → obj, Dat → iobj, non-finite verb
-  → xcomp, ...).  ``dep`` is never emitted, not even where a correlate is
-  itself ``dep``;
+  dependents (:mod:`eud.enhance.correlates`): same UPOS class, same case/mark
+  words, same ``Case`` feature (a different Case rules a pair out), same
+  lemma, same relative order.  The label is the correlate's universal
+  relation plus any subtype that is not a case marker (``nsubj:pass``,
+  ``obl:arg``); the case rule, which runs later, adds ``obl:in`` and the
+  like.  A remnant with no correlate gets a spare core relation of A (a bare
+  nominal), or a label guessed from itself
+  (:func:`~eud.enhance.correlates.label_from_form`: ADV → advmod, adposition
+  or oblique case → obl, Nom → nsubj, Acc/Par → obj, Dat → iobj, non-finite
+  verb → xcomp, ...).  ``dep`` is never emitted, not even where a correlate
+  is itself ``dep``;
 * moves P's clause-level dependents (cc, punct, mark, discourse, vocative,
   verb conjuncts, and anything a predicate rather than a nominal takes) to E;
   P keeps its nominal dependents (det, amod, case, nmod, ...);
@@ -64,9 +65,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from eud.enhance.correlates import (
+    CORE,
+    STRUCTURAL,
+    BasicTree,
+    align,
+    alignment_score,
+    label_from_correlate,
+    label_from_form,
+    pos_class,
+)
 from eud.graph import NodeId, Sentence, Word
 
-NOMINAL = {"NOUN", "PROPN", "PRON", "NUM", "DET", "SYM", "X"}
 # Relations a clause head takes but a nominal does not: these dependents of
 # the promoted remnant belong to the restored predicate.
 CLAUSAL = {
@@ -88,24 +98,12 @@ SHARED = {"nsubj", "csubj"}
 ECHOING = {"parataxis", "reparandum"}
 # Relations by which a nominal antecedent can stand in a verb's clause.
 ARGUMENTS = {"nsubj", "obj", "iobj", "obl", "xcomp", "advmod"}
-# Core relations: a bare nominal remnant with no correlate may take a spare one.
-CORE = {"nsubj", "obj", "iobj"}
-# Cases that can mark a core argument (no Case at all counts too).
-STRUCTURAL = {None, "Nom", "Acc", "Gen", "Par"}
-# Correlates that are function words.
-FUNCTION = {"aux", "cop", "det", "case", "mark", "clf"}
-FUNCTION_UPOS = {"AUX", "ADP", "SCONJ", "DET", "PART", "CCONJ"}
 # Dependents that make a nominal a predicate.
 CLAUSE_MARKS = {"cop", "nsubj", "csubj", "aux", "obj", "iobj", "ccomp", "xcomp", "advcl", "expl"}
 # Dependents of a nominal; correlates only when the antecedent is not verbal.
 NOMINAL_DEPS = {"det", "amod", "nummod", "nmod", "case", "acl", "clf"}
-# Basic subtypes that say something other than the case marker, so they carry
-# over to the remnant (the case rule re-derives the others).
-KEPT_SUBTYPES = {"pass", "arg", "agent", "prt", "poss", "cop", "preconj", "xsubj", "relcl", "outer"}
 # Punctuation that can stand in for the elided verb: the empty node goes after it.
 VERB_PUNCT = {"-", "–", "—", ":", "--"}
-# Above this many candidate alignments, alignment is greedy, not exhaustive.
-SEARCH_LIMIT = 50_000
 
 
 @dataclass(frozen=True)
@@ -141,196 +139,6 @@ LANGUAGE_STYLES = {
 }
 PLACES = ("first_phrase", "first_word", "promoted_word", "before_first", "mirror")
 
-
-def pos_class(word: Word) -> str:
-    """A coarse part-of-speech class for matching remnants with correlates."""
-    if word.upos in NOMINAL:
-        return "N"
-    if word.upos in ("VERB", "AUX"):
-        return "V"
-    return word.upos
-
-
-class _Tree:
-    """Basic children lists and the case/mark words of each word."""
-
-    __slots__ = ("children", "markers", "sentence")
-
-    def __init__(self, sentence: Sentence) -> None:
-        self.sentence = sentence
-        self.children = sentence.basic_children()
-        self.markers: dict[int, tuple[str, ...]] = {}
-
-    def span(self, i: int, stop: set[int], skip_cc: bool = False) -> tuple[int, int]:
-        """First and last word of ``i``'s phrase: its subtree minus punctuation and the subtrees of ``stop``."""
-        words = self.sentence.words
-        lo = hi = i
-        todo = [i]
-        while todo:
-            for c in self.children[todo.pop()]:
-                if c in stop or words[c - 1].upos == "PUNCT" or (skip_cc and words[c - 1].udeprel == "cc"):
-                    continue
-                lo, hi = min(lo, c), max(hi, c)
-                todo.append(c)
-        return lo, hi
-
-    def subtree(self, i: int, stop: set[int]) -> set[int]:
-        """Word ``i`` and its descendants, minus the subtrees of ``stop``."""
-        out = {i}
-        todo = [i]
-        while todo:
-            for c in self.children[todo.pop()]:
-                if c not in stop:
-                    out.add(c)
-                    todo.append(c)
-        return out
-
-    def marker(self, i: int) -> tuple[str, ...]:
-        """Lowercased lemmas of word ``i``'s case and mark children (its 'preposition')."""
-        if i not in self.markers:
-            words = self.sentence.words
-            self.markers[i] = tuple(
-                (words[c - 1].lemma if words[c - 1].lemma != "_" else words[c - 1].form).lower()
-                for c in self.children[i]
-                if words[c - 1].udeprel in ("case", "mark")
-            )
-        return self.markers[i]
-
-
-def pair_score(tree: _Tree, remnant: Word, correlate: Word) -> float:
-    """How well a remnant fits a correlate: higher is better, below 0 means no match."""
-    rc, cc = remnant.feat("Case"), correlate.feat("Case")
-    if rc and cc and rc != cc:
-        return -10.0  # different cases do different jobs
-    if correlate.udeprel in FUNCTION and (remnant.upos != correlate.upos or remnant.upos not in FUNCTION_UPOS):
-        return -10.0  # function words only correlate with function words
-    score = 2.0 if pos_class(remnant) == pos_class(correlate) else -1.5
-    rm, cm = tree.marker(remnant.id), tree.marker(correlate.id)
-    if rm and cm:
-        score += 3.0 if rm == cm else 0.5
-    elif rm and correlate.udeprel in CORE | {"csubj", "expl"}:
-        score -= 4.0  # an adpositional phrase is hardly a subject or object
-    elif rm or cm:
-        score -= 1.5
-    else:
-        score += 0.5
-    if rc and cc:
-        score += 2.5
-    elif cc not in STRUCTURAL and pos_class(remnant) == "N" and not rm:
-        score -= 0.5  # a bare caseless nominal is more likely an argument than a locative
-    if remnant.lemma == correlate.lemma and remnant.lemma != "_":
-        score += 1.5
-    return score
-
-
-def align(tree: _Tree, remnants: list[Word], correlates: list[Word]) -> list[Word | None]:
-    """Match each remnant with at most one correlate, keeping word order where possible.
-
-    Maximises the sum of :func:`pair_score` (plus up to 0.5 for a similar
-    relative position) minus 1.5 per pair of remnants whose correlates come in
-    the opposite order, by exhaustive search (greedy beyond
-    :data:`SEARCH_LIMIT`).  A pair scoring below 0 is never made, so a remnant
-    with no compatible correlate is left unmatched (None).
-    """
-    n, m = len(remnants), len(correlates)
-    scores = [[pair_score(tree, r, c) for c in correlates] for r in remnants]
-    # Break ties by relative position: the first remnant with the first correlate, ...
-    for i in range(n):
-        for j in range(m):
-            if scores[i][j] >= 0:
-                scores[i][j] += 0.5 * (1 - abs(i / max(n - 1, 1) - j / max(m - 1, 1)))
-    if (m + 1) ** n > SEARCH_LIMIT:
-        return _greedy(scores, correlates)
-    best_total = 0.0
-    best: list[int | None] = [None] * n
-    chosen: list[int | None] = []
-
-    def search(i: int, total: float) -> None:
-        nonlocal best_total, best
-        if i == n:
-            if total > best_total:
-                best_total, best = total, list(chosen)
-            return
-        chosen.append(None)
-        search(i + 1, total)
-        chosen.pop()
-        for j in range(m):
-            if scores[i][j] < 0 or j in chosen:
-                continue
-            inversions = sum(1 for k in chosen if k is not None and k > j)
-            chosen.append(j)
-            search(i + 1, total + scores[i][j] - 1.5 * inversions)
-            chosen.pop()
-
-    search(0, 0.0)
-    return [correlates[j] if j is not None else None for j in best]
-
-
-def _greedy(scores: list[list[float]], correlates: list[Word]) -> list[Word | None]:
-    """Best-scoring pairs first; for alignments too large to search."""
-    n, m = len(scores), len(correlates)
-    pairs = sorted(((i, j) for i in range(n) for j in range(m)), key=lambda ij: (-scores[ij[0]][ij[1]], ij))
-    out: list[Word | None] = [None] * n
-    used: set[int] = set()
-    for i, j in pairs:
-        if scores[i][j] >= 0 and out[i] is None and j not in used:
-            out[i] = correlates[j]
-            used.add(j)
-    return out
-
-
-def alignment_score(tree: _Tree, remnants: list[Word], matched: list[Word | None]) -> float:
-    """The summed :func:`pair_score` of an alignment (unmatched remnants add nothing)."""
-    return sum(max(pair_score(tree, r, c), 0.0) for r, c in zip(remnants, matched) if c is not None)
-
-
-def label_from_correlate(correlate: Word) -> str:
-    """The correlate's relation, minus subtypes the case rule will re-derive."""
-    udeprel, _, sub = correlate.deprel.partition(":")
-    return f"{udeprel}:{sub}" if sub in KEPT_SUBTYPES else udeprel
-
-
-def label_from_form(tree: _Tree, remnant: Word, nominal_rank: int) -> str:
-    """A label guessed from the remnant alone, used when it has no correlate.
-
-    ``nominal_rank`` is how many bare nominal remnants come before this one:
-    the first is taken for a subject, later ones for objects.
-    """
-    cls = pos_class(remnant)
-    case = remnant.feat("Case")
-    # An adposition makes a nominal oblique; a subordinator (*because spring*) does not.
-    words = tree.sentence.words
-    marked = any(words[c - 1].udeprel == "case" for c in tree.children[remnant.id])
-    if remnant.upos == "ADV" or remnant.upos == "PART":
-        return "advmod"
-    if remnant.upos == "AUX":
-        return "cop"  # a remnant auxiliary is mostly a copula whose predicate is elided
-    if cls == "V":
-        # A non-finite verb complements the verb, unless a subordinator or a
-        # case ending makes it adverbial.
-        subordinated = any(
-            words[c - 1].udeprel == "mark" and words[c - 1].upos == "SCONJ" for c in tree.children[remnant.id]
-        )
-        nonfinite = remnant.feat("VerbForm") in ("Inf", "Part", "Ger")
-        return "xcomp" if nonfinite and not subordinated and not case else "advcl"
-    if remnant.upos == "ADJ":
-        # A predicative adjective, unless an adposition or a semantic case makes it adverbial.
-        return "xcomp" if not marked and case in STRUCTURAL else "obl"
-    if marked:
-        return "obl"
-    if case in ("Nom",):
-        return "nsubj"
-    if case in ("Acc",):
-        return "obj"
-    if case in ("Dat",):
-        return "iobj"
-    if case == "Par":
-        return "obj"  # Finnic partitive objects
-    if case and case != "Gen":
-        return "obl"
-    return "nsubj" if nominal_rank == 0 else "obj"
-
-
 class Gapping:
     """Enhancer rule: an empty node for each predicate elided under ``orphan``."""
 
@@ -359,7 +167,7 @@ class Gapping:
         groups.pop(0, None)
         if not groups:
             return
-        tree = _Tree(sentence)
+        tree = BasicTree(sentence)
         restored: dict[int, NodeId] = {}
         # Outer clauses first, so that an inner one can hang from their empty node.
         for p in sorted(groups, key=lambda i: (self._depth(words, i), i)):
@@ -384,7 +192,7 @@ class Gapping:
             depth += 1
         return depth
 
-    def _antecedent(self, tree: _Tree, head: Word) -> Word | None:
+    def _antecedent(self, tree: BasicTree, head: Word) -> Word | None:
         """The pronounced predicate whose dependents are the correlates (None if none)."""
         # A conjunct whose first conjunct is itself gapped shares that one's predicate.
         seen = set()
@@ -397,7 +205,7 @@ class Gapping:
             head = tree.sentence.words[head.head - 1]
         return head
 
-    def _restore(self, tree: _Tree, p: Word, orphans: list[Word], restored: dict[int, NodeId]) -> NodeId:
+    def _restore(self, tree: BasicTree, p: Word, orphans: list[Word], restored: dict[int, NodeId]) -> NodeId:
         sentence = tree.sentence
         words = sentence.words
         graph = sentence.enhanced
@@ -455,7 +263,7 @@ class Gapping:
             self._share(tree, source, empty, remnants, labels)
         return empty
 
-    def _share(self, tree: _Tree, source: Word, empty: NodeId, remnants: list[Word], labels: dict[int, str]) -> None:
+    def _share(self, tree: BasicTree, source: Word, empty: NodeId, remnants: list[Word], labels: dict[int, str]) -> None:
         """Give the empty node the antecedent's subject (and auxiliaries) when no remnant replaces them."""
         words = tree.sentence.words
         have = {label.partition(":")[0] for label in labels.values()}
@@ -466,7 +274,7 @@ class Gapping:
                 tree.sentence.enhanced.add(empty, dep.node, dep.deprel)
 
     def _place(
-        self, tree: _Tree, remnants: list[Word], promoted: Word, source: Word | None, matched: list[Word | None]
+        self, tree: BasicTree, remnants: list[Word], promoted: Word, source: Word | None, matched: list[Word | None]
     ) -> int:
         """The word the empty node goes after."""
         words = tree.sentence.words
@@ -524,7 +332,7 @@ class Gapping:
         return child.udeprel == "conj" and pos_class(child) == "V" and pos_class(remnant) != "V"
 
     @staticmethod
-    def _verbal(tree: _Tree, word: Word) -> bool:
+    def _verbal(tree: BasicTree, word: Word) -> bool:
         """Whether ``word`` heads a clause (a verb, or a nominal predicate with a copula or subject)."""
         if pos_class(word) == "V" or word.upos in ("ADJ", "ADV"):
             return True
@@ -532,7 +340,7 @@ class Gapping:
         return any(words[c - 1].udeprel in CLAUSE_MARKS for c in tree.children[word.id])
 
     def _lift(
-        self, tree: _Tree, p: Word, remnants: list[Word], source: Word | None, matched: list[Word | None]
+        self, tree: BasicTree, p: Word, remnants: list[Word], source: Word | None, matched: list[Word | None]
     ) -> tuple[Word, dict[int, str], list[Word | None]] | None:
         """The verb above a nominal antecedent, with labels, when the remnants fit it better.
 
@@ -555,7 +363,7 @@ class Gapping:
         return (verb, labels, lifted) if there > here else None
 
     def _labels(
-        self, tree: _Tree, remnants: list[Word], source: Word | None, skip: int = 0
+        self, tree: BasicTree, remnants: list[Word], source: Word | None, skip: int = 0
     ) -> tuple[dict[int, str], list[Word | None]]:
         """The relation of each remnant to the restored predicate, and its correlate if any."""
         words = tree.sentence.words

@@ -1,0 +1,231 @@
+"""Correlates: which word of the full clause each remnant of a gapped clause stands for.
+
+In *Mary won gold and Peter bronze* the gapped clause keeps two remnants,
+*Peter* and *bronze*, and each contrasts with a *correlate* among the
+dependents of the pronounced predicate *won*: *Peter* with *Mary* (nsubj),
+*bronze* with *gold* (obj).  A remnant takes the relation its correlate has
+(https://universaldependencies.org/u/overview/enhanced-syntax.html#ellipsis),
+so finding correlates is how :class:`~eud.enhance.gapping.Gapping` labels the
+remnants it hangs from the restored predicate.
+
+:func:`pair_score` says how well one remnant fits one correlate from what the
+basic tree shows: part-of-speech class, case and mark words, the ``Case``
+feature (a different Case rules a pair out; function words pair only with
+function words) and the lemma.  :func:`align` then matches remnants with
+correlates one to one, maximising the summed scores while keeping the two
+clauses' word order (each crossed pair costs), by exhaustive search (greedy
+beyond :data:`SEARCH_LIMIT` candidate alignments).  The label follows from the
+correlate (:func:`label_from_correlate`) or, for a remnant left without one,
+from the remnant alone (:func:`label_from_form`).
+
+It cannot find correlates outside the predicate's own dependents (inside a
+complement, say), and bare nominals with no case and no marker score alike
+with every nominal correlate: relative order alone decides between them.
+"""
+
+from __future__ import annotations
+
+from eud.graph import Sentence, Word
+
+NOMINAL = {"NOUN", "PROPN", "PRON", "NUM", "DET", "SYM", "X"}
+# Core relations: a bare nominal remnant with no correlate may take a spare one.
+CORE = {"nsubj", "obj", "iobj"}
+# Cases that can mark a core argument (no Case at all counts too).
+STRUCTURAL = {None, "Nom", "Acc", "Gen", "Par"}
+# Correlates that are function words.
+FUNCTION = {"aux", "cop", "det", "case", "mark", "clf"}
+FUNCTION_UPOS = {"AUX", "ADP", "SCONJ", "DET", "PART", "CCONJ"}
+# Basic subtypes that say something other than the case marker, so they carry
+# over to the remnant (the case rule re-derives the others).
+KEPT_SUBTYPES = {"pass", "arg", "agent", "prt", "poss", "cop", "preconj", "xsubj", "relcl", "outer"}
+# Above this many candidate alignments, alignment is greedy, not exhaustive.
+SEARCH_LIMIT = 50_000
+
+
+def pos_class(word: Word) -> str:
+    """A coarse part-of-speech class for matching remnants with correlates."""
+    if word.upos in NOMINAL:
+        return "N"
+    if word.upos in ("VERB", "AUX"):
+        return "V"
+    return word.upos
+
+
+class BasicTree:
+    """Basic children lists and the case/mark words of each word."""
+
+    __slots__ = ("children", "markers", "sentence")
+
+    def __init__(self, sentence: Sentence) -> None:
+        self.sentence = sentence
+        self.children = sentence.basic_children()
+        self.markers: dict[int, tuple[str, ...]] = {}
+
+    def span(self, i: int, stop: set[int], skip_cc: bool = False) -> tuple[int, int]:
+        """First and last word of ``i``'s phrase: its subtree minus punctuation and the subtrees of ``stop``."""
+        words = self.sentence.words
+        lo = hi = i
+        todo = [i]
+        while todo:
+            for c in self.children[todo.pop()]:
+                if c in stop or words[c - 1].upos == "PUNCT" or (skip_cc and words[c - 1].udeprel == "cc"):
+                    continue
+                lo, hi = min(lo, c), max(hi, c)
+                todo.append(c)
+        return lo, hi
+
+    def subtree(self, i: int, stop: set[int]) -> set[int]:
+        """Word ``i`` and its descendants, minus the subtrees of ``stop``."""
+        out = {i}
+        todo = [i]
+        while todo:
+            for c in self.children[todo.pop()]:
+                if c not in stop:
+                    out.add(c)
+                    todo.append(c)
+        return out
+
+    def marker(self, i: int) -> tuple[str, ...]:
+        """Lowercased lemmas of word ``i``'s case and mark children (its 'preposition')."""
+        if i not in self.markers:
+            words = self.sentence.words
+            self.markers[i] = tuple(
+                (words[c - 1].lemma if words[c - 1].lemma != "_" else words[c - 1].form).lower()
+                for c in self.children[i]
+                if words[c - 1].udeprel in ("case", "mark")
+            )
+        return self.markers[i]
+
+
+def pair_score(tree: BasicTree, remnant: Word, correlate: Word) -> float:
+    """How well a remnant fits a correlate: higher is better, below 0 means no match."""
+    rc, cc = remnant.feat("Case"), correlate.feat("Case")
+    if rc and cc and rc != cc:
+        return -10.0  # different cases do different jobs
+    if correlate.udeprel in FUNCTION and (remnant.upos != correlate.upos or remnant.upos not in FUNCTION_UPOS):
+        return -10.0  # function words only correlate with function words
+    score = 2.0 if pos_class(remnant) == pos_class(correlate) else -1.5
+    rm, cm = tree.marker(remnant.id), tree.marker(correlate.id)
+    if rm and cm:
+        score += 3.0 if rm == cm else 0.5
+    elif rm and correlate.udeprel in CORE | {"csubj", "expl"}:
+        score -= 4.0  # an adpositional phrase is hardly a subject or object
+    elif rm or cm:
+        score -= 1.5
+    else:
+        score += 0.5
+    if rc and cc:
+        score += 2.5
+    elif cc not in STRUCTURAL and pos_class(remnant) == "N" and not rm:
+        score -= 0.5  # a bare caseless nominal is more likely an argument than a locative
+    if remnant.lemma == correlate.lemma and remnant.lemma != "_":
+        score += 1.5
+    return score
+
+
+def align(tree: BasicTree, remnants: list[Word], correlates: list[Word]) -> list[Word | None]:
+    """Match each remnant with at most one correlate, keeping word order where possible.
+
+    Maximises the sum of :func:`pair_score` (plus up to 0.5 for a similar
+    relative position) minus 1.5 per pair of remnants whose correlates come in
+    the opposite order, by exhaustive search (greedy beyond
+    :data:`SEARCH_LIMIT`).  A pair scoring below 0 is never made, so a remnant
+    with no compatible correlate is left unmatched (None).
+    """
+    n, m = len(remnants), len(correlates)
+    scores = [[pair_score(tree, r, c) for c in correlates] for r in remnants]
+    # Break ties by relative position: the first remnant with the first correlate, ...
+    for i in range(n):
+        for j in range(m):
+            if scores[i][j] >= 0:
+                scores[i][j] += 0.5 * (1 - abs(i / max(n - 1, 1) - j / max(m - 1, 1)))
+    if (m + 1) ** n > SEARCH_LIMIT:
+        return _greedy(scores, correlates)
+    best_total = 0.0
+    best: list[int | None] = [None] * n
+    chosen: list[int | None] = []
+
+    def search(i: int, total: float) -> None:
+        nonlocal best_total, best
+        if i == n:
+            if total > best_total:
+                best_total, best = total, list(chosen)
+            return
+        chosen.append(None)
+        search(i + 1, total)
+        chosen.pop()
+        for j in range(m):
+            if scores[i][j] < 0 or j in chosen:
+                continue
+            inversions = sum(1 for k in chosen if k is not None and k > j)
+            chosen.append(j)
+            search(i + 1, total + scores[i][j] - 1.5 * inversions)
+            chosen.pop()
+
+    search(0, 0.0)
+    return [correlates[j] if j is not None else None for j in best]
+
+
+def _greedy(scores: list[list[float]], correlates: list[Word]) -> list[Word | None]:
+    """Best-scoring pairs first; for alignments too large to search."""
+    n, m = len(scores), len(correlates)
+    pairs = sorted(((i, j) for i in range(n) for j in range(m)), key=lambda ij: (-scores[ij[0]][ij[1]], ij))
+    out: list[Word | None] = [None] * n
+    used: set[int] = set()
+    for i, j in pairs:
+        if scores[i][j] >= 0 and out[i] is None and j not in used:
+            out[i] = correlates[j]
+            used.add(j)
+    return out
+
+
+def alignment_score(tree: BasicTree, remnants: list[Word], matched: list[Word | None]) -> float:
+    """The summed :func:`pair_score` of an alignment (unmatched remnants add nothing)."""
+    return sum(max(pair_score(tree, r, c), 0.0) for r, c in zip(remnants, matched) if c is not None)
+
+
+def label_from_correlate(correlate: Word) -> str:
+    """The correlate's relation, minus subtypes the case rule will re-derive."""
+    udeprel, _, sub = correlate.deprel.partition(":")
+    return f"{udeprel}:{sub}" if sub in KEPT_SUBTYPES else udeprel
+
+
+def label_from_form(tree: BasicTree, remnant: Word, nominal_rank: int) -> str:
+    """A label guessed from the remnant alone, used when it has no correlate.
+
+    ``nominal_rank`` is how many bare nominal remnants come before this one:
+    the first is taken for a subject, later ones for objects.
+    """
+    cls = pos_class(remnant)
+    case = remnant.feat("Case")
+    # An adposition makes a nominal oblique; a subordinator (*because spring*) does not.
+    words = tree.sentence.words
+    marked = any(words[c - 1].udeprel == "case" for c in tree.children[remnant.id])
+    if remnant.upos == "ADV" or remnant.upos == "PART":
+        return "advmod"
+    if remnant.upos == "AUX":
+        return "cop"  # a remnant auxiliary is mostly a copula whose predicate is elided
+    if cls == "V":
+        # A non-finite verb complements the verb, unless a subordinator or a
+        # case ending makes it adverbial.
+        subordinated = any(
+            words[c - 1].udeprel == "mark" and words[c - 1].upos == "SCONJ" for c in tree.children[remnant.id]
+        )
+        nonfinite = remnant.feat("VerbForm") in ("Inf", "Part", "Ger")
+        return "xcomp" if nonfinite and not subordinated and not case else "advcl"
+    if remnant.upos == "ADJ":
+        # A predicative adjective, unless an adposition or a semantic case makes it adverbial.
+        return "xcomp" if not marked and case in STRUCTURAL else "obl"
+    if marked:
+        return "obl"
+    if case in ("Nom",):
+        return "nsubj"
+    if case in ("Acc",):
+        return "obj"
+    if case in ("Dat",):
+        return "iobj"
+    if case == "Par":
+        return "obj"  # Finnic partitive objects
+    if case and case != "Gen":
+        return "obl"
+    return "nsubj" if nominal_rank == 0 else "obj"
