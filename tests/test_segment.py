@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import random
 import time
 from pathlib import Path
@@ -308,6 +309,21 @@ def test_training_resumes_from_checkpoint(fixtures, tmp_path):
     train_segmenter({**config, "epochs": 2}, tmp_path / "config.toml")
     card = (tmp_path / "seg" / "MODEL.md").read_text()
     assert "| 1 |" in card and "| 2 |" in card
+
+
+def test_eud_train_passes_its_switches_to_the_segmenter(fixtures, tmp_path, capsys):
+    from eud.nn.train import main as train_main
+
+    config = tmp_path / "seg.json"
+    config.write_text(json.dumps(tiny_config(fixtures, tmp_path)))
+    assert train_main(["--config", str(config), "--threads", "1"]) == 0
+    assert train_main(["--config", str(config), "--max-epochs", "2"]) == 0  # resumes: one more epoch
+    card = (tmp_path / "seg" / "MODEL.md").read_text()
+    assert "| 1 |" in card and "| 2 |" in card
+    assert train_main(["--config", str(config), "--max-epochs", "1", "--fresh"]) == 0  # starts over
+    assert "| 2 |" not in (tmp_path / "seg" / "MODEL.md").read_text()
+    assert train_main(["--config", str(config), "--finish-only"]) == 2
+    assert "parser configs only" in capsys.readouterr().err
 
 
 def test_bad_config_is_a_message_not_a_traceback(fixtures, tmp_path, capsys):

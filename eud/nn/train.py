@@ -80,6 +80,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"eud train: {err}", file=sys.stderr)
         return 2
     if config.get("task", "parser") == "segmenter":
+        if args.finish_only or args.export_checkpoint:
+            print("eud train: --finish-only and --export-checkpoint apply to parser configs only", file=sys.stderr)
+            return 2
+        # The segmenter's own names for the shared switches.
+        for key, value in (("threads", args.threads), ("epochs", args.max_epochs), ("max_steps", args.max_steps)):
+            if value is not None:
+                config[key] = value
+        if args.fresh:
+            config["resume"] = False
         try:
             from eud.segment.train import train_segmenter
         except ImportError as err:
