@@ -67,6 +67,7 @@ def test_two_step_training_writes_a_package(tmp_path: Path, fixtures: Path) -> N
     assert {"config.json", "vocab.json", "model.safetensors", "MODEL.md"} <= {p.name for p in out.iterdir()}
     card = (out / "MODEL.md").read_text()
     assert "eud train --config" in card and "| dev |" in card
+    assert "## Training curve" in card and "\n| 1 | " in card  # dev scores of epoch 1
     assert (tmp_path / "work" / "checkpoint.pt").is_file()
     assert "epoch 1 done" in (tmp_path / "work" / "train.log").read_text()
     parsed = _parse_all(out, fixtures)

@@ -172,7 +172,7 @@ def train_parser(config: dict[str, Any], config_path: Path, *, fresh: bool = Fal
             main_score = _main_score(scores, has_enhanced)
         else:
             main_score = float(epoch)
-        state["history"].append({"epoch": epoch, "dev": scores})
+        state["history"].append({"epoch": epoch, "dev": scores, "seconds": round(time.time() - t0)})
         if main_score > state["best"]:
             state["best"] = main_score
             state["bad_epochs"] = 0
@@ -285,4 +285,19 @@ def write_card(cfg: dict[str, Any], output: Path, state: dict[str, Any], results
         for mode, sc in by_mode.items():
             lines.append(f"| {split} | {mode} | " + " | ".join(f"{sc[c]:.2f}" for c in cols) + " |")
     lines.append("")
+    lines += _history_table(state.get("history", []))
     (output / "MODEL.md").write_text("\n".join(lines))
+
+
+def _history_table(history: list[dict[str, Any]]) -> list[str]:
+    """Card lines: dev scores after each epoch (the better graph source's), and the epoch's training time."""
+    rows = [h for h in history if h.get("dev")]
+    if not rows:
+        return []
+    cols = ("UPOS", "LAS", "ELAS")
+    lines = ["## Training curve", "", "Dev after each epoch (the package keeps the best one):", "",
+             "| epoch | " + " | ".join(cols) + " | train time |", "|---|" + "---|" * (len(cols) + 1)]
+    for h in rows:
+        took = seconds(h["seconds"]) if "seconds" in h else "-"
+        lines.append(f"| {h['epoch']} | " + " | ".join(f"{h['dev'][c]:.2f}" for c in cols) + f" | {took} |")
+    return lines + [""]
