@@ -10,7 +10,7 @@ usage (from the repository root):
       ../shared/data/ud/en_ewt/en_ewt-ud-dev.conllu.xz
   python eval/parser_eval.py --model models/en_ewt ../shared/data/ud/en_ewt/en_ewt-ud-test.conllu.xz \
       ../shared/data/ud/en_gum/en_gum-ud-test.conllu.xz
-  python eval/parser_eval.py --model models/en_ewt --precision fp32 bf16 ../shared/data/ud/en_ewt/en_ewt-ud-test.conllu.xz
+  python eval/parser_eval.py --model models/en_ewt ../shared/data/ud/en_ewt/en_ewt-ud-test.conllu.xz --precision fp32 bf16
 """
 
 from __future__ import annotations
