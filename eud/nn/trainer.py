@@ -211,6 +211,8 @@ def finish_package(cfg: dict[str, Any], output: Path, state: dict[str, Any], arg
     model, vocabs, pcfg = load_package(output)
     model.precision = resolve_precision(cfg["precision"])
     torch.set_num_threads(int(cfg["threads"]))
+    # The untuned threshold for every comparison, so that rerunning this step gives the same table.
+    pcfg = {**pcfg, "edge_threshold": 0.5}
     predictor = Predictor(model, vocabs, {**pcfg, "graph_mode": "combined", "relex": "rules"})
     modes = GRAPH_MODES if predictor.enhancer is not None else ("graph",)
     results: dict[str, Any] = {}
