@@ -29,6 +29,7 @@ from parser_eval import run_parse
 from segment_eval import SHARED, raw_text
 
 from eud.conllu import read_conllu, write_conllu
+from eud.segment.data import surface_tokens
 
 METRICS = ("Tokens", "Words", "Sentences", "UPOS", "LAS", "ELAS", "EULAS")
 
@@ -40,18 +41,7 @@ def non_space(text: str) -> str:
 
 def forms_text(path: Path) -> str:
     """The surface text of a CoNLL-U file: a multiword token's form, not its words'."""
-    parts = []
-    for s in read_conllu(path):
-        starts = {t.first: t for t in s.tokens}
-        i = 1
-        while i <= len(s.words):
-            if i in starts:
-                parts.append(starts[i].form)
-                i = starts[i].last + 1
-            else:
-                parts.append(s.word(i).form)
-                i += 1
-    return "".join(parts)
+    return "".join(form for s in read_conllu(path) for form, _, _ in surface_tokens(s))
 
 
 def udvalidate_ok(path: Path, lang: str) -> bool:

@@ -17,6 +17,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from eud.segment import Segmenter, paragraphs
+from eud.segment.data import surface_tokens
 
 
 def run(seg: Segmenter, path: Path) -> tuple[int, int, int, float]:
@@ -28,12 +29,7 @@ def run(seg: Segmenter, path: Path) -> tuple[int, int, int, float]:
         sentences += 1
         words += len(s.words)
         longest = max(longest, len(s.words))
-        starts = {t.first: t for t in s.tokens}
-        i = 1
-        while i <= len(s.words):
-            token = starts.get(i)
-            kept.append(token.form if token else s.word(i).form)
-            i = token.last + 1 if token else i + 1
+        kept.extend(form for form, _, _ in surface_tokens(s))
     seconds = time.perf_counter() - started
     text = path.read_text(encoding="utf-8")
     assert "".join("".join(kept).split()) == "".join(text.split()), "a character was lost"

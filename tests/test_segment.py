@@ -14,7 +14,7 @@ torch = pytest.importorskip("torch")
 
 from eud.conllu import format_sentence, parse_conllu, read_conllu
 from eud.segment import TextError, paragraphs, read_text, read_tokenized
-from eud.segment.data import NONE, SENT, SENT_MWT, TOKEN, TOKEN_MWT, read_paragraphs
+from eud.segment.data import NONE, SENT, SENT_MWT, TOKEN, TOKEN_MWT, read_paragraphs, surface_tokens
 from eud.segment.model import CharSegmenter, Vocab
 from eud.segment.mwt import MwtExpander
 from eud.segment.segmenter import Segmenter
@@ -31,18 +31,7 @@ def one_thread():
 
 def surface_chars(sentences) -> str:
     """Non-whitespace characters of every token's surface form, in order."""
-    out = []
-    for s in sentences:
-        starts = {t.first: t for t in s.tokens}
-        i = 1
-        while i <= len(s.words):
-            token = starts.get(i)
-            if token is not None:
-                out.append(token.form)
-                i = token.last + 1
-            else:
-                out.append(s.word(i).form)
-                i += 1
+    out = [form for s in sentences for form, _, _ in surface_tokens(s)]
     return "".join("".join(out).split())
 
 

@@ -241,7 +241,7 @@ def finish_package(cfg: dict[str, Any], output: Path, state: dict[str, Any], arg
     else:
         chosen = "graph" if cfg["graph_mode"] == "best" else cfg["graph_mode"]
     if cfg.get("test"):
-        final = Predictor(model, vocabs, {**pcfg, "graph_mode": chosen, "relex": relex, "edge_threshold": pcfg.get("edge_threshold", 0.5)})
+        final = Predictor(model, vocabs, {**pcfg, "graph_mode": chosen, "relex": relex})
         results["test"] = evaluate(final, cfg["test"], (chosen,), save=Path(cfg["work_dir"]) / "test")
     pcfg["graph_mode"] = chosen
     pcfg["relex"] = relex
