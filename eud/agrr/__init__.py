@@ -1,0 +1,13 @@
+"""AGRR-2019 (gapping in Russian): files, scores, and the bridge to UD trees and graphs.
+
+:mod:`~eud.agrr.files` reads and writes the tab-separated files,
+:mod:`~eud.agrr.scoring` computes the task's three metrics,
+:mod:`~eud.agrr.tokens` splits a text into words with character offsets,
+:mod:`~eud.agrr.trees` turns gold spans into basic trees with ``orphan``, and
+:mod:`~eud.agrr.answers` reads the spans back off an enhanced graph.
+"""
+
+from eud.agrr.files import AgrrError, AgrrFile, AgrrRow, held_apart, read_agrr, write_agrr
+from eud.agrr.scoring import score, symbol_f1
+
+__all__ = ["AgrrError", "AgrrFile", "AgrrRow", "held_apart", "read_agrr", "score", "symbol_f1", "write_agrr"]

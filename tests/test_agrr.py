@@ -1,0 +1,146 @@
+"""AGRR files, the three metrics, tokens with offsets, orphan trees and answers, on hand-made rows."""
+
+from __future__ import annotations
+
+import pytest
+
+from eud.agrr import AgrrError, AgrrRow, read_agrr, score, symbol_f1, write_agrr
+from eud.agrr.answers import answer
+from eud.agrr.files import parse_spans
+from eud.agrr.tokens import sentence_from_text, tokenize
+from eud.agrr.trees import is_tree, orphan_tree
+from eud.enhance import Enhancer, find_profile
+
+
+def row(text: str, cls: int, **spans: str) -> AgrrRow:
+    r = AgrrRow(text, cls)
+    for column, cell in spans.items():
+        r.spans[column] = parse_spans(cell)
+    return r
+
+
+def test_read_write_keeps_bytes(fixtures, tmp_path):
+    source = fixtures / "agrr_rows.tsv"
+    agrr = read_agrr(source)
+    assert [r.cls for r in agrr.rows] == [1, 0, 1]
+    assert agrr.rows[0].spans["V"] == [(28, 28)]
+    assert agrr.rows[2].spans["R1"] == [(11, 13), (24, 26)]
+    out = tmp_path / "out.csv"
+    write_agrr(agrr, out)
+    assert out.read_bytes() == source.read_bytes()
+
+
+def test_text_only_file_reads(tmp_path):
+    path = tmp_path / "blind.csv"
+    path.write_bytes("text\nОн спит.\nОна — нет.\n".encode())
+    agrr = read_agrr(path)
+    assert [r.text for r in agrr.rows] == ["Он спит.", "Она — нет."]
+    assert agrr.newline == "\n"
+    write_agrr(agrr, tmp_path / "o.csv")
+    assert (tmp_path / "o.csv").read_text().splitlines()[1] == "Он спит.\t0\t\t\t\t\t\t"
+
+
+def test_bad_span_names_line(tmp_path):
+    path = tmp_path / "bad.csv"
+    path.write_bytes("text\tclass\tcV\nОн спит.\t1\t5-3\n".encode())
+    with pytest.raises(AgrrError, match=r"bad.csv:2: bad span '5-3'"):
+        read_agrr(path)
+
+
+def test_symbol_f1():
+    # The task's example: gold 10:15, predicted 8:14 → 4 TP, 1 FN, 2 FP.
+    assert symbol_f1([(10, 15)], [(8, 14)]) == pytest.approx(2 * (4 / 6) * (4 / 5) / (4 / 6 + 4 / 5))
+    # A zero-width span is one character: right position 1, wrong position 0.
+    assert symbol_f1([(7, 7)], [(7, 7)]) == 1.0
+    assert symbol_f1([(7, 7)], [(8, 8)]) == 0.0
+    assert symbol_f1([], []) == 1.0
+    assert symbol_f1([(1, 3)], []) == 0.0
+    # Several spans in one cell count as one set of positions.
+    assert symbol_f1([(1, 3), (9, 9)], [(1, 3)]) == pytest.approx(0.8)
+
+
+def test_score_class_mismatch_and_skipped_negatives():
+    gold = [
+        row("a", 1, cV="0:2", V="5:5", R1="3:4", R2="5:6", cR1="0:1", cR2="2:3"),
+        row("b", 1, cV="0:2", V="5:5", R1="3:4", R2="5:6", cR1="0:1", cR2="2:3"),
+        row("c", 0),
+        row("d", 0),
+    ]
+    pred = [
+        row("a", 1, cV="0:2", V="6:6", R1="3:4", R2="5:6", cR1="0:1", cR2="2:3"),
+        row("b", 0),
+        row("c", 1, cV="0:1", V="2:2", R1="1:2", R2="2:3"),
+        row("d", 0),
+    ]
+    s = score(gold, pred)
+    assert s["binary"] == pytest.approx(0.5)  # P 1/2, R 1/2
+    # Sentence a: cV 1, V 0; b and c: class mismatch, 0; d skipped.
+    assert s["resolution"] == pytest.approx(1 / 6)
+    assert s["full"] == pytest.approx(5 / 18)
+    # The 2019 script counts d as all ones.
+    assert score(gold, pred, negatives_count=True)["resolution"] == pytest.approx(3 / 8)
+
+
+def test_score_refuses_different_texts():
+    with pytest.raises(ValueError, match="line 2: the texts differ"):
+        score([row("a", 0)], [row("b", 0)])
+
+
+def test_tokens_offsets_and_spacing():
+    text = "Маша\u00a0читает «Войну и мир», а Петя — что-то ещё."
+    offsets = tokenize(text)
+    assert [text[a:b] for a, b in offsets] == [
+        "Маша", "читает", "«", "Войну", "и", "мир", "»", ",", "а", "Петя", "—", "что-то", "ещё", "."]
+    sentence, _ = sentence_from_text(text)
+    assert sentence.words[0].misc == "SpacesAfter=\\u00A0"
+    assert sentence.words[2].misc == "SpaceAfter=No"
+    assert sentence.text == text
+
+
+def _tree(sentence, spec):
+    """Set (head, deprel, upos) of each word from a list."""
+    for w, (head, deprel, upos) in zip(sentence.words, spec):
+        w.head, w.deprel, w.upos, w.lemma = head, deprel, upos, w.form.lower()
+    return sentence
+
+
+def test_orphan_tree_and_answer_round_trip(fixtures):
+    gold = read_agrr(fixtures / "agrr_rows.tsv").rows[0]  # Маша читает книгу, а Петя — газету.
+    sentence, offsets = sentence_from_text(gold.text)
+    # A parse as a UD-only parser might give: Петя conj of книгу, газету appos.
+    _tree(sentence, [
+        (2, "nsubj", "PROPN"), (0, "root", "VERB"), (2, "obj", "NOUN"), (6, "punct", "PUNCT"),
+        (6, "cc", "CCONJ"), (3, "conj", "PROPN"), (8, "punct", "PUNCT"), (6, "appos", "NOUN"),
+        (2, "punct", "PUNCT"),
+    ])
+    sentence.words[0].feats = sentence.words[5].feats = "Case=Nom"
+    sentence.words[2].feats = sentence.words[7].feats = "Case=Acc"
+    assert orphan_tree(sentence, offsets, gold)
+    assert is_tree(sentence)
+    got = [(w.form, w.head, w.deprel) for w in sentence.words]
+    assert got[3:8] == [(",", 6, "punct"), ("а", 6, "cc"), ("Петя", 2, "conj"), ("—", 6, "punct"),
+                        ("газету", 6, "orphan")]
+    Enhancer(find_profile("ru")).enhance(sentence)
+    assert [(e.node, e.form) for e in sentence.empty_nodes] == [((7, 1), "читает")]
+    predicted = answer(sentence, offsets, gold.text)
+    assert predicted.cls == 1
+    assert predicted.spans == gold.spans
+    assert score([gold], [predicted])["full"] == 1.0
+
+
+def test_orphan_tree_refuses_cycles():
+    r = row("Маша спит, а Петя — нет.", 1, cV="5:9", cR1="0:4", V="20:20", R1="13:17", R2="20:23")
+    sentence, offsets = sentence_from_text(r.text)
+    # The verb sits under the remnant: promoting it above the verb would make a cycle.
+    _tree(sentence, [(2, "nsubj", "PROPN"), (5, "parataxis", "VERB"), (2, "punct", "PUNCT"), (5, "cc", "CCONJ"),
+                     (0, "root", "PROPN"), (5, "punct", "PUNCT"), (5, "advmod", "PART"), (5, "punct", "PUNCT")])
+    before = [(w.head, w.deprel) for w in sentence.words]
+    assert not orphan_tree(sentence, offsets, r)
+    assert [(w.head, w.deprel) for w in sentence.words] == before
+
+
+def test_answer_without_gap_is_class_0():
+    sentence, offsets = sentence_from_text("Он спит.")
+    _tree(sentence, [(2, "nsubj", "PRON"), (0, "root", "VERB"), (2, "punct", "PUNCT")])
+    Enhancer(find_profile("ru")).enhance(sentence)
+    assert answer(sentence, offsets, "Он спит.").cls == 0
