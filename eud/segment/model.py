@@ -70,24 +70,37 @@ class Vocab:
 
 
 class CharSegmenter(nn.Module):
-    """Embeddings → BiLSTM → five-way scores per character."""
+    """Embeddings → BiLSTM → five-way scores per character.
+
+    With ``n_langs`` > 0 (a multilingual model) a language embedding joins
+    every character's input, so one network learns each language's habits
+    (abbreviations, clitics) while sharing what scripts have in common.
+    """
 
     def __init__(self, n_chars: int, n_cats: int, char_dim: int = 48, cat_dim: int = 8,
-                 hidden: int = 64, layers: int = 2, dropout: float = 0.2) -> None:
+                 hidden: int = 64, layers: int = 2, dropout: float = 0.2, n_langs: int = 0,
+                 lang_dim: int = 8) -> None:
         super().__init__()
         self.char_embed = nn.Embedding(n_chars, char_dim, padding_idx=PAD)
         self.cat_embed = nn.Embedding(n_cats, cat_dim, padding_idx=PAD)
+        self.lang_embed = nn.Embedding(n_langs, lang_dim) if n_langs else None
         self.dropout = nn.Dropout(dropout)
-        self.lstm = nn.LSTM(char_dim + cat_dim, hidden, num_layers=layers, batch_first=True,
-                            bidirectional=True, dropout=dropout if layers > 1 else 0.0)
+        self.lstm = nn.LSTM(char_dim + cat_dim + (lang_dim if n_langs else 0), hidden, num_layers=layers,
+                            batch_first=True, bidirectional=True, dropout=dropout if layers > 1 else 0.0)
         self.out = nn.Linear(2 * hidden, N_CLASSES)
 
-    def forward(self, chars: torch.Tensor, cats: torch.Tensor) -> torch.Tensor:
+    def forward(self, chars: torch.Tensor, cats: torch.Tensor, langs: torch.Tensor | None = None) -> torch.Tensor:
         """Scores per character.
 
-        chars, cats: ``[batch, length]`` ids.  Returns logits ``[batch, length, 5]``.
+        chars, cats: ``[batch, length]`` ids; langs: ``[batch]`` language ids
+        (multilingual models only).  Returns logits ``[batch, length, 5]``.
         """
-        x = torch.cat([self.char_embed(chars), self.cat_embed(cats)], dim=-1)  # [B, T, char_dim + cat_dim]
+        parts = [self.char_embed(chars), self.cat_embed(cats)]
+        if self.lang_embed is not None:
+            if langs is None:
+                raise ValueError("a multilingual segmenter needs a language id")
+            parts.append(self.lang_embed(langs)[:, None, :].expand(-1, chars.shape[1], -1))
+        x = torch.cat(parts, dim=-1)  # [B, T, char_dim + cat_dim (+ lang_dim)]
         h, _ = self.lstm(self.dropout(x))  # [B, T, 2 * hidden]
         return self.out(self.dropout(h))
 
@@ -100,8 +113,11 @@ def framed_ids(vocab: Vocab, text: str) -> tuple[list[int], list[int]]:
 
 @torch.inference_mode()
 def predict_many(model: CharSegmenter, vocab: Vocab, texts: list[str], *, core: int = 256,
-                 context: int = 64, batch_windows: int = 64) -> list[torch.Tensor]:
-    """Class probabilities ``[len(text), 5]`` for each text, windows of all texts batched together."""
+                 context: int = 64, batch_windows: int = 64, lang: int | None = None) -> list[torch.Tensor]:
+    """Class probabilities ``[len(text), 5]`` for each text, windows of all texts batched together.
+
+    ``lang`` is the language id for a multilingual model (None for a monolingual one).
+    """
     model.eval()
     framed = [framed_ids(vocab, t) for t in texts]
     outs = [torch.empty(len(c), N_CLASSES) for c, _ in framed]
@@ -120,13 +136,14 @@ def predict_many(model: CharSegmenter, vocab: Vocab, texts: list[str], *, core: 
         for i, (n, _, s, e) in enumerate(group):
             c[i, : e - s] = torch.tensor(framed[n][0][s:e])
             k[i, : e - s] = torch.tensor(framed[n][1][s:e])
-        probs = model(c, k).softmax(-1)  # [W, width, 5]
+        langs = None if lang is None else torch.full((len(group),), lang, dtype=torch.long)
+        probs = model(c, k, langs).softmax(-1)  # [W, width, 5]
         for i, (n, s0, s, _) in enumerate(group):
             e0 = min(len(outs[n]), s0 + core)
             outs[n][s0:e0] = probs[i, s0 - s: e0 - s]
     return [o[1:-1] for o in outs]
 
 
-def predict_probs(model: CharSegmenter, vocab: Vocab, text: str, **options: int) -> torch.Tensor:
+def predict_probs(model: CharSegmenter, vocab: Vocab, text: str, **options: int | None) -> torch.Tensor:
     """Class probabilities ``[len(text), 5]`` for one paragraph."""
     return predict_many(model, vocab, [text], **options)[0]

@@ -6,7 +6,9 @@
 
 Whitespace always ends a token; the model adds token ends inside
 whitespace-free stretches (``don't.`` → ``don't`` ``.``), sentence ends and
-multiword tokens.  A paragraph end always ends a sentence.  Guards keep odd
+multiword tokens.  A sentence end after a known abbreviation (``abbreviations.json``,
+see :mod:`eud.segment.abbreviations`) is dropped.  A package of a multilingual
+model names the shared folder (``"weights": "../multi"``) and its language.  A paragraph end always ends a sentence.  Guards keep odd
 input cheap: a paragraph is processed in blocks cut at spaces, a sentence
 longer than ``max_sentence_tokens`` is cut where the model most believes a
 sentence ends, and a token longer than ``max_token_chars`` is cut.  Every
@@ -26,6 +28,7 @@ import numpy as np
 import torch
 
 from eud.graph import MultiwordToken, Sentence, Word
+from eud.segment.abbreviations import Abbreviations
 from eud.segment.data import normalise_space
 from eud.segment.model import CharSegmenter, Vocab, predict_many
 from eud.segment.mwt import MwtExpander
@@ -49,11 +52,14 @@ class _Token:
 class Segmenter:
     """A trained sentence splitter, tokenizer and multiword-token expander."""
 
-    def __init__(self, model: CharSegmenter, vocab: Vocab, mwt: MwtExpander, settings: dict) -> None:
+    def __init__(self, model: CharSegmenter, vocab: Vocab, mwt: MwtExpander, settings: dict,
+                 abbreviations: Abbreviations | None = None, lang: int | None = None) -> None:
         self.model = model.eval()
         self.vocab = vocab
         self.mwt = mwt
         self.settings = settings
+        self.abbreviations = abbreviations
+        self.lang = lang
         self.max_sentence_tokens = int(settings.get("max_sentence_tokens", 300))
         self.max_token_chars = int(settings.get("max_token_chars", 500))
         # The LSTM's matrices are small: one thread loses little, and on a busy
@@ -68,23 +74,33 @@ class Segmenter:
         path = Path(path)
         try:
             settings = json.loads((path / "config.json").read_text(encoding="utf-8"))
-            vocab = Vocab.from_json(json.loads((path / "vocab.json").read_text(encoding="utf-8")))
+            # A multilingual model's language folder borrows weights and vocabulary from a shared one.
+            shared = path / settings["weights"] if "weights" in settings else path
+            base = json.loads((shared / "config.json").read_text(encoding="utf-8")) if shared != path else settings
+            vocab = Vocab.from_json(json.loads((shared / "vocab.json").read_text(encoding="utf-8")))
             mwt = MwtExpander.from_json(json.loads((path / "mwt.json").read_text(encoding="utf-8")))
-            weights = load_file(str(path / "model.safetensors"))
-        except (OSError, ValueError, KeyError) as err:
+            abbreviations = Abbreviations.load(path)
+            weights = load_file(str(shared / "model.safetensors"))
+            lang = base["langs"].index(settings["lang"]) if base.get("langs") else None
+        except (OSError, ValueError, KeyError, TypeError) as err:
             raise SegmenterError(f"{path}: not a segmenter package ({err})") from None
-        if settings.get("format") != "eud-segmenter/1":
-            raise SegmenterError(f"{path}: unknown segmenter format {settings.get('format')!r}")
-        model = CharSegmenter(settings["n_chars"], settings["n_cats"], settings["char_dim"],
-                              settings["cat_dim"], settings["hidden"], settings["layers"], 0.0)
+        for conf in (settings, base):
+            if conf.get("format") != "eud-segmenter/1":
+                raise SegmenterError(f"{path}: unknown segmenter format {conf.get('format')!r}")
+        model = CharSegmenter(base["n_chars"], base["n_cats"], base["char_dim"], base["cat_dim"], base["hidden"],
+                              base["layers"], 0.0, len(base.get("langs") or ()), base.get("lang_dim", 8))
         model.load_state_dict(weights)
-        return cls(model, vocab, mwt, settings)
+        return cls(model, vocab, mwt, {**base, **settings}, abbreviations, lang)
 
     def save(self, path: str | Path) -> None:
         """Write this segmenter as a package folder (what :meth:`load` reads)."""
         from eud.segment.train import save_package
 
+        if self.lang is not None:
+            raise SegmenterError("a language of a multilingual segmenter is saved with its shared model")
         save_package(Path(path), self.model, self.vocab, self.settings, self.mwt.to_json())
+        if self.abbreviations is not None:
+            self.abbreviations.save(Path(path))
 
     # -- segmentation -----------------------------------------------------
 
@@ -108,9 +124,9 @@ class Segmenter:
         ending = False
         for group in _groups(_pieces(paras, BLOCK_CHARS), BLOCK_CHARS):
             with _threads(self.threads):
-                all_probs = predict_many(self.model, self.vocab, [text for _, text, _ in group])
+                all_probs = predict_many(self.model, self.vocab, [text for _, text, _ in group], lang=self.lang)
             for (par, text, last), probs in zip(group, all_probs):
-                for token in self._tokens(text, probs):
+                for token in self._abbreviated(list(self._tokens(text, probs))):
                     # After a sentence end with no space, punctuation still belongs to the
                     # sentence (the quote in `cheap."`); a word starts the next one.
                     if ending and not _is_punct(token.form):
@@ -159,6 +175,18 @@ class Segmenter:
             start = i + 1
             while start < len(text) and text[start] == " ":
                 start += 1
+
+    def _abbreviated(self, tokens: list[_Token]) -> list[_Token]:
+        """The tokens, with no sentence end after a known abbreviation (``Jan.`` ``5``)."""
+        if self.abbreviations is None:
+            return tokens
+        for k, tok in enumerate(tokens):
+            if tok.sent_prob > 0.5 and k + 1 < len(tokens):
+                glued = tokens[k - 1].form if k and not tokens[k - 1].space_after else None
+                following = [t.form for t in tokens[k + 1:k + 3]]
+                if self.abbreviations.keeps_going(tok.form, glued, following):
+                    tok.sent_prob = 0.0
+        return tokens
 
     def _build(self, tokens: list[_Token], comments: list[str]) -> Sentence:
         """A Sentence (FORM and SpaceAfter only) from its tokens."""
