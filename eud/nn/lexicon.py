@@ -1,0 +1,174 @@
+"""Lemmas a reader can trust: a form+UPOS lexicon first, the classifier's edit script only for unseen forms.
+
+``lexicon.json`` in a parser package maps UPOS → form → lemma, learnt from the
+training treebank (the most frequent lemma of each form and UPOS; ``""``
+stands for "the lemma is the form").  :class:`Lemmatizer` looks a word up:
+
+1. ``(form, UPOS)``, then ``(lowercased form, UPOS)`` (``The`` → ``the``);
+2. otherwise the classifier's edit script, if its output is *plausible*;
+3. otherwise the script that forms of the same UPOS with the longest shared
+   ending take in the lexicon (``replied`` → ``reply`` teaches ``applied`` →
+   ``apply``), if plausible;
+4. otherwise the form (lowercased, unless the UPOS is PROPN or the
+   training lemmas of that UPOS keep capitals).
+
+An output is **plausible** when it is the form itself (or lowercased), or when
+it is non-empty without whitespace, keeps the
+form's first letter (case-insensitively), is at least half as long as the form
+(rounded down), and its last three characters (the whole lemma if shorter)
+end some training lemma of the same UPOS.  So ``ate`` → ``ao`` (no VERB lemma
+ends in ``ao``), ``applied`` → ``appli`` and ``Dependencies`` →
+``dependencie`` are refused.  Suppletive lemmas (``went`` → ``go``) only come
+from the lexicon.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+
+from eud.graph import Sentence
+from eud.nn.lemma import apply_script, edit_script
+
+FILE = "lexicon.json"
+FORMAT = "eud-lexicon/1"
+ENDING = 3
+LONGEST_SUFFIX = 6
+
+
+def build_lexicon(sentences: Iterable[Sentence]) -> dict[str, dict[str, str]]:
+    """UPOS → form → most frequent lemma (``""`` when it equals the form), from annotated sentences."""
+    counts: dict[tuple[str, str], Counter] = {}
+    for sentence in sentences:
+        for w in sentence.words:
+            if w.lemma in ("", "_") and w.form != "_" or not w.upos or w.upos == "_":
+                continue
+            counts.setdefault((w.upos, w.form), Counter())[w.lemma] += 1
+    table: dict[str, dict[str, str]] = {}
+    for (upos, form), c in sorted(counts.items()):
+        lemma = c.most_common(1)[0][0]
+        table.setdefault(upos, {})[form] = "" if lemma == form else lemma
+    return table
+
+
+def write_lexicon(folder: str | Path, sentences: Iterable[Sentence]) -> Path:
+    """Build the lexicon from training sentences and write ``lexicon.json`` into a parser package folder."""
+    path = Path(folder) / FILE
+    data = {"format": FORMAT, "lexicon": build_lexicon(sentences)}
+    path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
+    return path
+
+
+class Lemmatizer:
+    """Lexicon lookup, then a guarded edit script (see the module doc)."""
+
+    def __init__(self, lexicon: dict[str, dict[str, str]]) -> None:
+        self.lexicon = lexicon
+        self.lower = {upos: {f.lower(): (lemma or f) for f, lemma in forms.items() if f == f.lower()}
+                      for upos, forms in lexicon.items()}
+        self.endings: dict[str, set[str]] = {}
+        self.cased: dict[str, bool] = {}
+        for upos, forms in lexicon.items():
+            lemmas = [lemma or form for form, lemma in forms.items()]
+            self.endings[upos] = {lemma[-ENDING:].lower() for lemma in lemmas}
+            capitals = sum(1 for lemma in lemmas if lemma[:1].isupper())
+            self.cased[upos] = capitals > len(lemmas) / 2
+        self._suffixes: dict[str, dict[str, str]] = {}
+
+    def suffixes(self, upos: str) -> dict[str, str]:
+        """Lowercased ending (1 to 6 characters) → the edit script most forms of a UPOS with it take.
+
+        Built on first use: most texts never need it, and it costs most of the loading time.
+        """
+        table = self._suffixes.get(upos)
+        if table is None:
+            votes: dict[str, Counter] = {}
+            for form, lemma in self.lexicon.get(upos, {}).items():
+                script = edit_script(form.lower(), (lemma or form).lower())
+                low = form.lower()
+                for n in range(1, min(LONGEST_SUFFIX, len(low) - 1) + 1):
+                    votes.setdefault(low[-n:], Counter())[script] += 1
+            table = self._suffixes[upos] = {suffix: c.most_common(1)[0][0] for suffix, c in votes.items()}
+        return table
+
+    @classmethod
+    def load(cls, folder: str | Path) -> Lemmatizer | None:
+        """The package's lemmatizer, or None when the package has no ``lexicon.json``."""
+        path = Path(folder) / FILE
+        if not path.is_file():
+            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("format") != FORMAT:
+            raise ValueError(f"{path}: unknown lexicon format {data.get('format')!r}")
+        return cls(data["lexicon"])
+
+    def known(self, form: str, upos: str) -> str | None:
+        """The lexicon's lemma for a form and UPOS (trying the lowercased form too), or None."""
+        forms = self.lexicon.get(upos)
+        if forms is None:
+            return None
+        if form in forms:
+            return forms[form] or form
+        return self.lower[upos].get(form.lower())
+
+    def plausible(self, form: str, lemma: str, upos: str) -> bool:
+        """Whether a guessed lemma looks like a word (see the module doc for the definition)."""
+        if not lemma or any(ch.isspace() for ch in lemma) or not form:
+            return False
+        if lemma in (form, form.lower()):
+            return True  # the form itself is a word
+        if lemma[0].lower() != form[0].lower() or len(lemma) < len(form) // 2:
+            return False
+        endings = self.endings.get(upos)
+        return endings is None or lemma[-ENDING:].lower() in endings
+
+    def lemma(self, form: str, upos: str, script: str) -> str:
+        """The lemma of a word whose classifier predicted ``script`` (see the module doc for the order)."""
+        seen = self.known(form, upos)
+        if seen is not None:
+            return seen
+        guess = apply_script(form, script)
+        if self.plausible(form, guess, upos):
+            return guess
+        low = form.lower()
+        table = self.suffixes(upos)
+        keep_case = upos == "PROPN" or self.cased.get(upos, False)
+        for n in range(min(LONGEST_SUFFIX, len(low) - 1), 0, -1):
+            analogue = table.get(low[-n:])
+            if analogue is not None:
+                # Scripts here are learnt on lowercased forms; a capitalised form keeps its capital
+                # only where lemmas of this UPOS do (PROPN), so sentence-initial nouns lose theirs.
+                guess = apply_script(form if keep_case else low, analogue)
+                if self.plausible(form, guess, upos):
+                    return guess
+                break
+        return form if keep_case else low
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write lexicon.json into a parser package from its training CoNLL-U: ``python -m eud.nn.lexicon``."""
+    import argparse
+
+    from eud.conllu import ConlluError, read_conllu
+
+    parser = argparse.ArgumentParser(prog="python -m eud.nn.lexicon", description=main.__doc__)
+    parser.add_argument("package", type=Path, help="parser package folder")
+    parser.add_argument("conllu", type=Path, nargs="+", help="training CoNLL-U files (.xz ok)")
+    args = parser.parse_args(argv)
+    if not (args.package / "config.json").is_file():
+        print(f"{args.package}: not a model package (no config.json)", file=sys.stderr)
+        return 2
+    try:
+        path = write_lexicon(args.package, (s for p in args.conllu for s in read_conllu(p)))
+    except (OSError, ConlluError) as err:
+        print(f"eud lexicon: {err}", file=sys.stderr)
+        return 2
+    print(f"{path}: {path.stat().st_size / 1e6:.2f} MB", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
