@@ -1,7 +1,8 @@
 """The ``eud`` command: one subcommand per job, each a ``main(argv=None)``.
 
-Subcommands are listed explicitly in :data:`COMMANDS`; each entry imports its
-module only when it runs, so ``eud validate`` never loads torch.
+Subcommands are listed explicitly in :data:`COMMANDS`; each lives in its own
+module under :mod:`eud.commands`, imported only when it runs, so ``eud
+validate`` never loads torch.
 """
 
 from __future__ import annotations
@@ -13,60 +14,45 @@ Main = Callable[[list[str] | None], int]
 
 
 def _validate() -> Main:
-    from eud.validate_command import main
+    from eud.commands.validate import main
 
     return main
 
 
 def _collapse() -> Main:
-    from eud.collapse import main
+    from eud.commands.collapse import main
 
     return main
 
 
 def _evaluate() -> Main:
-    from eud.evaluate import main
+    from eud.commands.evaluate import main
 
     return main
 
 
 def _enhance() -> Main:
-    from eud.enhance import main
+    from eud.commands.enhance import main
 
     return main
 
 
 def _profile() -> Main:
-    from eud.profile import main
+    from eud.commands.profile import main
 
     return main
 
 
 def _train() -> Main:
-    from eud.nn.train import main
+    from eud.commands.train import main
 
     return main
 
 
 def _parse() -> Main:
-    from eud.parse import main
+    from eud.commands.parse import main
 
     return main
-
-
-def input_error(prog: str, err: Exception, name: str | None = None) -> int:
-    """Print a subcommand's one-line error for unreadable input or output and return exit code 1.
-
-    ``OSError`` is shown as ``file: reason`` (``name`` stands in when the error
-    names no file); anything else (``ConlluError`` and friends already name
-    file and line) is shown as is.
-    """
-    if isinstance(err, OSError):
-        message = f"{err.filename or name}: {err.strerror}"
-    else:
-        message = str(err)
-    print(f"{prog}: {message}", file=sys.stderr)
-    return 1
 
 
 # name -> (one-line summary, loader of its main)

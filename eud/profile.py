@@ -1,4 +1,4 @@
-"""``eud profile learn``: infer an enhancer language profile from gold enhanced data.
+"""Infer an enhancer language profile from gold enhanced data (the library behind ``eud profile learn``).
 
 It counts, over gold sentences, what the treebank's enhanced layer does with
 each basic relation: the label dialect (which relations take a marker lemma,
@@ -12,29 +12,14 @@ the dependents shared by conjoined verbs.  The result is a TOML file for
 
 from __future__ import annotations
 
-import argparse
-import sys
-import textwrap
 from collections import Counter
 from pathlib import Path
 
-from eud.cli import input_error
-from eud.conllu import ConlluError, read_conllu
 from eud.enhance.case_labels import CaseLabels
 from eud.enhance.context import Context
 from eud.enhance.coordination import coordinations, share_candidates
 from eud.enhance.profiles import MARKED, UNMARKED, Profile
 from eud.graph import Edge, Sentence
-
-EPILOG = textwrap.dedent(
-    """\
-    examples:
-      eud profile learn en_ewt-ud-dev.conllu.xz -o converters/en.toml
-      eud profile learn cs_cac-ud-dev.conllu.xz cs_fictree-ud-dev.conllu.xz -o converters/cs.toml --name cs
-
-    Learn on dev data only, then read the file and fix what looks wrong.
-    """
-)
 
 _COMPOSABLE = ("obl", "nmod", "advcl", "acl")
 _SUBJ = ("nsubj", "csubj")
@@ -342,33 +327,3 @@ def build(c: Counts, name: str, sources: list[str]) -> str:
 
 def _q(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Run ``eud profile``."""
-    parser = argparse.ArgumentParser(
-        prog="eud profile",
-        description="Learn an enhancer language profile from gold enhanced CoNLL-U.",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    sub = parser.add_subparsers(dest="action", required=True)
-    learn = sub.add_parser("learn", help="infer a profile from gold files", epilog=EPILOG,
-                           formatter_class=argparse.RawDescriptionHelpFormatter)
-    learn.add_argument("gold", nargs="+", help="gold enhanced CoNLL-U files (dev data)")
-    learn.add_argument("-o", "--output", default="-", help="TOML file to write (default stdout)")
-    learn.add_argument("--name", help="profile name (default: the output file's stem)")
-    args = parser.parse_args(argv)
-    counts = Counts()
-    try:
-        for path in args.gold:
-            count(read_conllu(path), counts)
-    except (ConlluError, OSError) as err:
-        return input_error("eud profile", err)
-    name = args.name or (Path(args.output).stem if args.output != "-" else "profile")
-    text = build(counts, name, args.gold)
-    if args.output == "-":
-        sys.stdout.write(text)
-    else:
-        Path(args.output).write_text(text, encoding="utf-8")
-    return 0

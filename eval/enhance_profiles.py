@@ -14,7 +14,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-from eud.profile import main as learn
+from eud.commands.profile import main as learn
 
 UD = Path(__file__).resolve().parents[2] / "shared" / "data" / "ud"
 LANGS = {

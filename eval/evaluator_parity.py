@@ -34,7 +34,7 @@ from pathlib import Path
 
 from eud.collapse import collapse_empty_nodes
 from eud.conllu import format_sentence, parse_conllu, read_conllu, write_conllu
-from eud.eval_data import read_for_scoring
+from eud.evaluate.data import read_for_scoring
 from eud.evaluate import evaluate_loaded
 from eud.graph import EmptyNode, EnhancedGraph, MultiwordToken, Sentence, Word
 

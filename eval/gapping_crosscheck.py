@@ -49,7 +49,7 @@ def enhance_file(gold: Path, code: str, gapping: bool, out: Path) -> None:
 
 
 def f1(score: object) -> str:
-    """``P / R / F1`` of an ``eud.metrics.Score`` as percentages."""
+    """``P / R / F1`` of an ``eud.evaluate.metrics.Score`` as percentages."""
     return f"{100 * score.precision:.1f} / {100 * score.recall:.1f} / {100 * score.f1:.1f}"  # type: ignore[attr-defined]
 
 

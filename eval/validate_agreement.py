@@ -9,7 +9,7 @@ the sets of (sentence, test id) they report.  Other level-2 findings (features, 
 metadata, the basic tree) are out of scope and only counted.
 
 It also times :func:`eud.validate.check_sentence` and
-:func:`eud.repair.repair_sentence` per word on the readable sentences.
+:func:`eud.validate.repair.repair_sentence` per word on the readable sentences.
 
     python eval/validate_agreement.py                 # all shared files + fixtures
     python eval/validate_agreement.py --files A.conllu B.conllu.xz
@@ -37,9 +37,9 @@ from collections import Counter
 from pathlib import Path
 
 from eud.conllu import read_conllu
-from eud.repair import repair_sentence
+from eud.validate.repair import repair_sentence
 from eud.validate import ENHANCED_TESTIDS, check_sentence
-from eud.validate_command import check_file
+from eud.validate import check_file
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_UD = REPO.parent / "shared" / "data" / "ud"

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from eud.collapse import collapse_empty_nodes, main
+from eud.collapse import collapse_empty_nodes
+from eud.commands.collapse import main
 from eud.conllu import format_sentence, parse_conllu, read_conllu
 
 

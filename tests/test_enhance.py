@@ -101,7 +101,7 @@ def test_bad_compose_spec_is_a_clear_error():
 
 
 def test_command_line(fixtures, tmp_path, capsys):
-    from eud.enhance import main
+    from eud.commands.enhance import main
 
     out = tmp_path / "out.conllu"
     assert main([str(fixtures / "enhance_control.conllu"), "--lang", "en", "-o", str(out)]) == 0

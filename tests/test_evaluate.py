@@ -18,7 +18,8 @@ import pytest
 
 from eud.collapse import collapse_empty_nodes
 from eud.conllu import format_sentence, read_conllu
-from eud.evaluate import evaluate_files, evaluate_sentences, format_table, main
+from eud.commands.evaluate import main
+from eud.evaluate import evaluate_files, evaluate_sentences, format_table
 
 EXPECTED = {  # metric: (correct, gold, system, aligned)
     "Tokens": (18, 20, 22, None),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from eud.align import WordSpans, align_words, first_difference, matching_spans
+from eud.evaluate.align import WordSpans, align_words, first_difference, matching_spans
 
 
 def _spans(tokens: list[str]) -> WordSpans:

@@ -14,7 +14,8 @@ from eud.nn.encoders import resolve_encoder_config
 from eud.nn.model import Parser
 from eud.nn.package import save_package
 from eud.nn.vocab import build_vocabs
-from eud.parse import guess_format, main
+from eud.commands.parse import main
+from eud.pipeline import guess_format
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from eud.enhance.profiles import load_profile
-from eud.profile import main
+from eud.commands.profile import main
 
 EN_FIXTURES = ["enhance_case_en", "enhance_coordination", "enhance_control", "enhance_relative"]
 

@@ -14,9 +14,10 @@ import pytest
 
 from eud.conllu import format_sentence, parse_conllu, read_conllu
 from eud.graph import ROOT, EnhancedGraph, Sentence, Word
-from eud.repair import repair_sentence
+from eud.validate.repair import repair_sentence
 from eud.validate import check_sentence, label_problem, reachable
-from eud.validate_command import check_file, main
+from eud.commands.validate import main
+from eud.validate import check_file
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 BROKEN = [

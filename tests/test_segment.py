@@ -301,7 +301,7 @@ def test_training_resumes_from_checkpoint(fixtures, tmp_path):
 
 
 def test_eud_train_passes_its_switches_to_the_segmenter(fixtures, tmp_path, capsys):
-    from eud.nn.train import main as train_main
+    from eud.commands.train import main as train_main
 
     config = tmp_path / "seg.json"
     config.write_text(json.dumps(tiny_config(fixtures, tmp_path)))

@@ -13,7 +13,8 @@ from conftest import needs_shared, shared_files
 from eud.conllu import parse_conllu
 from eud.graph import EmptyNode, Sentence, Word
 from eud.validate import check_sentence, edeprel_is_valid, node_lines
-from eud.validate_command import check_file, main
+from eud.commands.validate import main
+from eud.validate import check_file
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 

@@ -7,7 +7,7 @@ chains) and write to ``sentence.enhanced``.  Nothing here is language-specific.
 from __future__ import annotations
 
 from eud.graph import NodeId, Sentence, Word
-from eud.validate import label_problem
+from eud.validate.checks import label_problem
 
 _GOOD_LABELS: set[str] = set()
 

@@ -20,7 +20,7 @@ from eud.enhance.gapping import Gapping
 from eud.enhance.profiles import Profile
 from eud.enhance.relative import Relative
 from eud.graph import ROOT, EnhancedGraph, Sentence
-from eud.repair import repair_sentence as _repair
+from eud.validate.repair import repair_sentence as _repair
 
 
 def looks_valid(sentence: Sentence) -> bool:

@@ -13,7 +13,7 @@ are kept.  The enhanced graph comes from one of three sources, chosen by
     the rules' graph, minus rule edges the graph scorer finds unlikely
     (p < ``drop_below``), plus scorer edges it is sure of (p > ``add_above``).
 
-Every sentence then goes through :func:`eud.repair.repair_sentence`, so the
+Every sentence then goes through :func:`eud.validate.repair.repair_sentence`, so the
 output passes ``udvalidate --level 2``.
 """
 
@@ -34,7 +34,7 @@ from eud.nn.lemma import apply_script
 from eud.nn.model import TAGS, Parser, resolve_precision
 from eud.nn.mst import decode_tree
 from eud.nn.vocab import Vocab
-from eud.repair import repair_sentence
+from eud.validate.repair import repair_sentence
 
 GRAPH_MODES = ("graph", "rules", "combined")
 

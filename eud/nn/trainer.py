@@ -17,7 +17,7 @@ from eud.nn.model import Parser, resolve_precision
 from eud.nn.package import load_package, save_package
 from eud.nn.predict import GRAPH_MODES, Predictor
 from eud.nn.scoring import quick_scores
-from eud.nn.train import full_config, log, seconds, seed_everything, setup_logging
+from eud.nn.config import full_config, log, seconds, seed_everything, setup_logging
 from eud.nn.vocab import Vocab, build_vocabs, vocabs_from_json, vocabs_to_json
 from eud.progress import progress
 

@@ -1,11 +1,11 @@
-"""The official IWPT metrics, computed from two aligned :class:`~eud.eval_data.ScoringFile` objects.
+"""The official IWPT metrics, computed from two aligned :class:`~eud.evaluate.data.ScoringFile` objects.
 
 Every metric counts *correct*, *gold*, *system* and, for those computed on
 aligned words, *aligned*; precision, recall, F1 and aligned accuracy follow
 from them with the official formulas, so they agree to the last digit.
 
 * Tokens, Sentences: spans with the same start and end in the text.
-* Words: aligned words (see :mod:`eud.align`).
+* Words: aligned words (see :mod:`eud.evaluate.align`).
 * UPOS, XPOS, UFeats (universal features), AllTags (all three), Lemmas
   (right when the gold lemma is ``_``), UAS (head aligned to the gold head,
   or both roots), LAS (and universal DEPREL): over all aligned words.
@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from eud.align import align_words, matching_spans
-from eud.eval_data import ROOT_HEAD, ScoringFile
+from eud.evaluate.align import align_words, matching_spans
+from eud.evaluate.data import ROOT_HEAD, ScoringFile
 
 METRICS = (
     "Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags", "Lemmas",
@@ -101,7 +101,7 @@ def _map_head(head: int, alignment: list[int]) -> int:
 
 
 def official_scores(gold: ScoringFile, system: ScoringFile, alignment: list[int] | None = None) -> dict[str, Score]:
-    """All official metrics for two files; ``alignment`` is :func:`eud.align.align_words` output if known."""
+    """All official metrics for two files; ``alignment`` is :func:`eud.evaluate.align.align_words` output if known."""
     if alignment is None:
         alignment = align_words(gold.spans, system.spans)
     pairs = [(g, s) for s, g in enumerate(alignment) if g >= 0]
@@ -170,7 +170,7 @@ def official_scores(gold: ScoringFile, system: ScoringFile, alignment: list[int]
 
 
 def _content_mask(file: ScoringFile) -> list[bool]:
-    from eud.eval_data import CONTENT_DEPRELS
+    from eud.evaluate.data import CONTENT_DEPRELS
 
     return [d in CONTENT_DEPRELS for d in file.deprel]
 

@@ -46,8 +46,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from eud.eval_data import ROOT_HEAD, ScoringFile
-from eud.metrics import UNALIGNED
+from eud.evaluate.data import ROOT_HEAD, ScoringFile
+from eud.evaluate.metrics import UNALIGNED
 
 TYPES = (
     "basic", "case-marked", "coord-shared-parent", "coord-shared-dependent", "controlled-subject",

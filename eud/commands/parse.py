@@ -3,7 +3,8 @@
 With CoNLL-U input the given tokenisation is kept (comments, multiword
 tokens, FORM and MISC untouched) and every other column is predicted.
 Sentences are read in chunks, parsed in length-sorted batches and written in
-input order, so memory stays flat on large files.
+input order, so memory stays flat on large files.  The work is done by
+:class:`eud.pipeline.Pipeline`.
 """
 
 from __future__ import annotations
@@ -12,12 +13,12 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-from eud.conllu import ConlluError, format_sentence, read_conllu
-from eud.graph import Sentence
+from eud.conllu import ConlluError, format_sentence, open_text
+from eud.pipeline import FORMATS, chunked, guess_format
+from eud.progress import progress
 
 EPILOG = """examples:
   eud parse --model models/en_ewt --input-format conllu test.conllu -o parsed.conllu
@@ -30,62 +31,6 @@ input formats:
   tokenized  one sentence per line, words separated by spaces
   text       raw text, split by the model's segmenter (the default for non-CoNLL-U input)
 """
-
-FORMATS = ("conllu", "text", "tokenized")
-CONLLU_SUFFIXES = (".conllu", ".conll", ".conllu.xz", ".conllu.gz", ".conllu.bz2")
-
-
-def guess_format(path: str) -> str:
-    """``conllu`` for a CoNLL-U file name or content, else ``text``."""
-    if path.endswith(CONLLU_SUFFIXES):
-        return "conllu"
-    if path == "-":
-        head = sys.stdin.buffer.peek(4096)[:4096].decode("utf-8", "replace")
-    else:
-        try:
-            with open(path, "rb") as f:
-                head = f.read(4096).decode("utf-8", "replace")
-        except OSError:
-            return "text"
-    for line in head.splitlines():
-        if line.strip():
-            return "conllu" if line.startswith("#") or line.count("\t") == 9 else "text"
-    return "text"
-
-
-def chunked(sentences: Iterator[Sentence], size: int) -> Iterator[list[Sentence]]:
-    """Lists of up to ``size`` consecutive sentences."""
-    chunk: list[Sentence] = []
-    for s in sentences:
-        chunk.append(s)
-        if len(chunk) >= size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
-
-
-def _sentences(args: argparse.Namespace, fmt: str) -> Iterator[Sentence]:
-    if fmt == "conllu":
-        return read_conllu(args.input)
-    if fmt == "tokenized":
-        from eud.segment import read_tokenized
-        from eud.segment.text import paragraphs as text_paragraphs
-
-        def lines() -> Iterator[str]:
-            for number, paragraph in enumerate(text_paragraphs(args.input, errors=args.errors)):
-                if number:
-                    yield ""  # a blank line between paragraphs: # newpar
-                yield from paragraph.split("\n")
-
-        return read_tokenized(lines())
-    from eud.segment import Segmenter, paragraphs
-
-    folder = Path(args.model) / "segmenter"
-    if not folder.is_dir():
-        raise ValueError(f"{args.model}: this model has no segmenter/ folder, so it cannot read raw text; "
-                         "use --input-format conllu or tokenized")
-    return Segmenter.load(folder).segment(paragraphs(args.input, errors=args.errors))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -114,38 +59,30 @@ def main(argv: list[str] | None = None) -> int:
     if args.input != "-" and not os.path.exists(args.input):
         print(f"eud parse: {args.input}: no such file", file=sys.stderr)
         return 2
+    t0 = time.time()
     try:
-        import torch
+        from eud.pipeline import Pipeline
 
-        from eud.nn.package import PackageError, load_package
-        from eud.nn.predict import Predictor
+        pipe = Pipeline.load(args.model, graph_mode=args.graph_mode, batch_words=args.batch_words,
+                             precision=args.precision, threads=args.threads)
     except ImportError as err:
         print(f"eud parse: the neural parser needs torch, transformers and safetensors (pip install 'eud[nn]'): {err}",
               file=sys.stderr)
         return 1
-    if args.threads:
-        torch.set_num_threads(args.threads)
-    t0 = time.time()
-    try:
-        model, vocabs, config = load_package(args.model)
-    except (PackageError, ValueError, OSError) as err:
+    except (ValueError, OSError) as err:  # a broken package
         print(f"eud parse: {err}", file=sys.stderr)
         return 1
-    predictor = Predictor(model, vocabs, config, graph_mode=args.graph_mode, batch_words=args.batch_words,
-                          precision=args.precision)
     loaded = time.time() - t0
     fmt = args.input_format or guess_format(args.input)
     n_sent = n_words = 0
     t1 = time.time()
     out: IO[str]
     try:
-        from eud.conllu import open_text
-        from eud.progress import progress
-
         out = sys.stdout if args.output == "-" else open_text(args.output, "w")
         try:
-            for chunk in progress(chunked(_sentences(args, fmt), args.chunk), "parsing", unit="chunk"):
-                predictor.annotate(chunk)
+            chunks = chunked(pipe.read(args.input, fmt, errors=args.errors), args.chunk)
+            for chunk in progress(chunks, "parsing", unit="chunk"):
+                pipe.parse_sentences(chunk)
                 for s in chunk:
                     out.write(format_sentence(s))
                 n_sent += len(chunk)
@@ -165,7 +102,3 @@ def main(argv: list[str] | None = None) -> int:
         print(f"eud parse: {n_sent} sentences, {n_words} words in {took:.1f} s "
               f"({n_words / max(took, 1e-9):.0f} words/s); model loaded in {loaded:.1f} s", file=sys.stderr)
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

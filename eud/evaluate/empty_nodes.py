@@ -6,7 +6,7 @@ the empty nodes of gold and system are compared directly:
 * an empty node's *position* is the word it follows (``8.1`` follows word 8;
   ``0.1`` comes before the first word of its sentence) plus its rank among the
   empty nodes there; a system empty node matches the gold one at the same
-  rank after the gold word its word is aligned to (:mod:`eud.align`);
+  rank after the gold word its word is aligned to (:mod:`eud.evaluate.align`);
 * ``EmptyNodes``: precision/recall/F1 of matched empty nodes;
 * ``EmptyEdges``: enhanced edges with an empty node at either end, correct
   when both ends match (words by alignment, empty nodes as above, the root
@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from eud.eval_data import ScoringFile
+from eud.evaluate.data import ScoringFile
+from eud.evaluate.metrics import Score
 from eud.graph import NodeId, Sentence
-from eud.metrics import Score
 
 Key = tuple
 

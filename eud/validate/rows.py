@@ -17,7 +17,7 @@ import re
 
 from eud.conllu import ConlluError, parse_conllu
 from eud.graph import Sentence
-from eud.validate import Problem
+from eud.validate.checks import Problem
 
 _WORD_ID = re.compile(r"[1-9][0-9]*")
 _EMPTY_ID = re.compile(r"([0-9]+)\.([1-9][0-9]*)")

@@ -7,14 +7,14 @@ node is reachable from the root through the enhanced graph.
 
 The reader keeps the graph but not the raw DEPS cells, so what only the text
 shows (DEPS syntax and order, repeated entries, empty-node placement) is checked
-on the raw lines by :mod:`eud.validate_rows`; :mod:`eud.validate_command` checks
+on the raw lines by :mod:`eud.validate.rows`; :mod:`eud.validate.files` checks
 whole files and is ``eud validate``.
 
 Test ids are udvalidate's own, so results can be compared one to one.  The two
 root rules (``enhanced-0-is-not-root``, ``enhanced-root-is-not-0``) are level 3
 in udvalidate; they are checked here too (``Problem.level`` says so) because
 every graph eud writes must satisfy them.  ``edeps-only-sometimes`` needs the
-whole file and is checked by :func:`eud.validate_command.check_file`.  The basic
+whole file and is checked by :func:`eud.validate.files.check_file`.  The basic
 tree, features, MISC and sentence metadata are not checked: this module is about
 the enhanced layer.
 """
@@ -187,7 +187,7 @@ def check_sentence(sentence: Sentence) -> list[Problem]:
 
     A sentence with neither enhanced edges nor empty nodes has no enhanced layer,
     which UD allows (but not in some sentences of a file only: see
-    :func:`eud.validate_command.check_file`).
+    :func:`eud.validate.files.check_file`).
     """
     found: list[tuple[str, str, NodeId | None]] = []
 

@@ -1,11 +1,8 @@
 """``eud validate``: check CoNLL-U files sentence by sentence, and with ``--fix`` repair them.
 
-:func:`check_file` walks a (possibly compressed) file: it checks each
-sentence's raw lines (:mod:`eud.validate_rows`), reads the sentence, checks its
-graph (:func:`eud.validate.check_sentence`) and, across sentences and files,
-that graphs are in all sentences or none (``edeps-only-sometimes``).
-:func:`main` prints what it finds and with ``--fix`` writes every sentence,
-repaired by :mod:`eud.repair` where needed.
+:func:`eud.validate.files.check_file` finds the problems; this module prints
+them and with ``--fix`` writes every sentence, repaired by
+:mod:`eud.validate.repair` where needed.
 """
 
 from __future__ import annotations
@@ -14,114 +11,14 @@ import argparse
 import lzma
 import os
 import sys
-from collections.abc import Iterator
-from dataclasses import dataclass
 
-from eud.conllu import ConlluError, format_sentence, open_text, parse_conllu
+from eud.conllu import ConlluError, format_sentence, open_text
 from eud.graph import Sentence
 from eud.progress import progress
-from eud.repair import repair_sentence
-from eud.validate import Problem, check_sentence, has_enhanced_layer
-from eud.validate_rows import UNREADABLE_IDS, check_raw_rows, read_with_empty_labels, salvage_lines
-
-
-@dataclass(slots=True)
-class Checked:
-    """One sentence of a file after checking: its problems, and the sentence unless unreadable."""
-
-    line: int
-    problems: list[Problem]
-    sentence: Sentence | None
-    error: Problem | None = None  # why the sentence could not be read
-
-
-@dataclass(slots=True)
-class RunState:
-    """What ``edeps-only-sometimes`` needs to remember across sentences and files."""
-
-    seen_graph: int | None = None
-    seen_no_graph: int | None = None
-
-
-def _blocks(path: str) -> Iterator[tuple[int, list[str]]]:
-    """Yield (first line number, lines) for each sentence of a (possibly compressed) file."""
-    block: list[str] = []
-    first = 0
-    name = "<stdin>" if path == "-" else path
-    with open_text(path) as text:
-        # Bytes, decoded line by line, so that bad UTF-8 is reported with its line.
-        for number, raw in enumerate(text.buffer, 1):
-            try:
-                line = raw.decode("utf-8").rstrip("\n")
-            except UnicodeDecodeError:
-                raise ConlluError(name, number, "invalid UTF-8") from None
-            if number == 1:
-                line = line.removeprefix("\ufeff")
-            if line:
-                if not block:
-                    first = number
-                block.append(line)
-            elif block:
-                yield first, block
-                block = []
-    if block:
-        yield first, block
-
-
-def _all_or_none(has_layer: bool, line: int, state: RunState) -> Problem | None:
-    # Like udvalidate, complain once when the file switches between having and not having graphs.
-    if has_layer and state.seen_graph is None:
-        state.seen_graph = line
-        if state.seen_no_graph is not None:
-            return Problem("edeps-only-sometimes", f"enhanced graph here, but line {state.seen_no_graph} has none", None, line)
-    elif not has_layer and state.seen_no_graph is None:
-        state.seen_no_graph = line
-        if state.seen_graph is not None:
-            return Problem("edeps-only-sometimes", f"no enhanced graph here, but line {state.seen_graph} has one", None, line)
-    return None
-
-
-def check_file(path: str, state: RunState | None = None, *, salvage: bool = False) -> Iterator[Checked]:
-    """Check every sentence of a CoNLL-U file, yielding each with its problems.
-
-    An unreadable sentence comes with ``error`` set and no sentence; with
-    ``salvage`` (for ``--fix``), a sentence broken only in its enhanced layer is
-    read from :func:`salvage_lines` instead and comes with both.
-    """
-    state = state or RunState()
-    name = "<stdin>" if path == "-" else path
-    for first, lines in _blocks(path):
-        rows = [(first + i, line.split("\t")) for i, line in enumerate(lines) if line[0] != "#"]
-        problems = check_raw_rows(rows)
-        error = None
-        try:
-            sentence: Sentence | None = parse_conllu("\n".join(lines) + "\n", name=name)[0]
-        except ConlluError as err:
-            line = first + err.line - 1 if err.line is not None else first
-            error = Problem("unreadable", err.message, None, line)
-            sentence = read_with_empty_labels(lines, name, problems)
-        if sentence is None:
-            if salvage:
-                try:
-                    sentence = parse_conllu("\n".join(salvage_lines(lines)) + "\n", name=name)[0]
-                    sentence.line = first
-                except ConlluError:
-                    pass
-            yield Checked(first, problems, sentence, error)
-            continue
-        sentence.line = first
-        if error is None and any(p.testid in UNREADABLE_IDS for p in problems):
-            # The reader let it through (it reads head "02" as 2), but udvalidate stops here.
-            yield Checked(first, problems, sentence)
-            continue
-        problems += check_sentence(sentence)
-        first_row = rows[0][0] if rows else first
-        switch = _all_or_none(has_enhanced_layer(sentence), first_row, state)
-        if switch:
-            problems.append(switch)
-        problems.sort(key=lambda p: p.line if p.line is not None else first)
-        yield Checked(first, problems, sentence)
-
+from eud.validate.checks import has_enhanced_layer
+from eud.validate.files import RunState, check_file
+from eud.validate.repair import repair_sentence
+from eud.validate.rows import UNREADABLE_IDS
 
 EPILOG = """\
 Each problem is printed as  FILE:LINE: [TESTID] message  with udvalidate's test
@@ -131,10 +28,10 @@ columns, connectivity from the root, graphs present in all sentences or none,
 and the two root-label rules (level 3 in udvalidate).  The basic tree,
 features and metadata are not checked (use udvalidate for those).
 
---fix writes every sentence, repaired where needed (see eud.repair), to -o OUT
-or stdout (problems then go to stderr).  Sentences broken only in DEPS or
-empty-node ids are salvaged; sentences without a graph get the basic tree once
-the input has shown it has graphs.
+--fix writes every sentence, repaired where needed (see eud.validate.repair),
+to -o OUT or stdout (problems then go to stderr).  Sentences broken only in
+DEPS or empty-node ids are salvaged; sentences without a graph get the basic
+tree once the input has shown it has graphs.
 
 exit status: 0 valid, 1 problems found (with --fix: a sentence could not be
 read and was not written), 2 usage error.

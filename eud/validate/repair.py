@@ -29,7 +29,7 @@ valid edge, so cycles away from the root (allowed in UD) are kept.
 from __future__ import annotations
 
 from eud.graph import ROOT, NodeId, Sentence, format_id
-from eud.validate import UNIVERSAL_RELATIONS, label_problem, reachable
+from eud.validate.checks import UNIVERSAL_RELATIONS, label_problem, reachable
 
 
 def _edge_text(head: NodeId, dep: NodeId, label: str) -> str:

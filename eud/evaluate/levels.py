@@ -8,10 +8,7 @@ module reproduces that rewriting as ``udtools.udeval`` does it, quirks included
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # pragma: no cover
-    from eud.eval_data import ScoringFile
+from collections.abc import Sequence
 
 LEVELS = "123456"
 # Level 6 ("no case information") strips the second part of these relations...
@@ -27,7 +24,7 @@ def normalize_levels(levels: str) -> str:
 
 def apply_levels(
     deps: list[tuple[int, str]], levels: str, *, word_index: int, basic_parent: int, deprel: str,
-    file: ScoringFile, offset: int,
+    file_deprel: Sequence[str], file_head: Sequence[int], offset: int,
 ) -> list[tuple[int, str]]:
     """Filter one word's enhanced deps for ``--enhancements`` levels, as the official scorer does.
 
@@ -40,7 +37,9 @@ def apply_levels(
     that head's basic HEAD equals the dependent's position minus one, the
     official scorer's own off-by-one), 6 no case information (``obl:in`` →
     ``obl``).  ``word_index`` is the 0-based position in the sentence, whose
-    first word is ``offset`` in ``file``.
+    first word is ``offset`` in the file whose basic DEPREL and HEAD columns
+    (:class:`eud.evaluate.data.ScoringFile`'s ``deprel`` and ``head``, read up
+    to this word) are ``file_deprel`` and ``file_head``.
     """
     if "1" in levels:
         out: list[tuple[int, str]] = []
@@ -60,14 +59,14 @@ def apply_levels(
     if "4" in levels:
         deps = [
             (head, label) for head, label in deps
-            if not (head >= 0 and file.deprel[head] == "xcomp" and any(s.startswith("nsubj") for s in label.split(">")))
+            if not (head >= 0 and file_deprel[head] == "xcomp" and any(s.startswith("nsubj") for s in label.split(">")))
         ]
     if "5" in levels:
         out = []
         for head, label in deps:
             if label.split(">")[0] == "ref":
                 out.append((basic_parent, deprel))
-            elif head >= 0 and file.deprel[head].startswith("acl") and max(file.head[head] - offset + 1, 0) == word_index:
+            elif head >= 0 and file_deprel[head].startswith("acl") and max(file_head[head] - offset + 1, 0) == word_index:
                 continue
             else:
                 out.append((head, label))

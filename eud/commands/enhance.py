@@ -1,4 +1,4 @@
-"""The ``eud enhance`` command line."""
+"""``eud enhance``: basic UD trees in, enhanced UD graphs out, by language-profile rules (see :mod:`eud.enhance`)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import argparse
 import sys
 import textwrap
 
-from eud.cli import input_error
+from eud.commands.errors import input_error
 from eud.conllu import ConlluError, read_conllu, write_conllu
 from eud.enhance.pipeline import Enhancer
 from eud.enhance.profiles import ProfileError, find_profile, load_profile

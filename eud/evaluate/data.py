@@ -10,7 +10,7 @@ What is kept, and how, follows ``udtools.udeval``:
   universal features, sorted;
 * DEPS are read after :func:`eud.collapse.collapsed_edges` (so users pass
   ordinary files), in the order a written DEPS cell has, then filtered by the
-  official ``--enhancements`` levels (:mod:`eud.eval_levels`).
+  official ``--enhancements`` levels (:mod:`eud.evaluate.levels`).
 
 Heads are global word indices; :data:`ROOT_HEAD` marks the root and
 :data:`NO_HEAD` the basic parent of a root word, which the official scorer
@@ -33,10 +33,10 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from eud.align import WordSpans
 from eud.collapse import collapsed_edges
 from eud.conllu import ConlluError, open_text, parse_conllu, read_conllu
-from eud.eval_levels import apply_levels, normalize_levels
+from eud.evaluate.align import WordSpans
+from eud.evaluate.levels import apply_levels, normalize_levels
 from eud.graph import Sentence
 
 ROOT_HEAD = -1
@@ -194,7 +194,7 @@ class _Builder:
                 basic = heads[i]
                 word_deps = apply_levels(
                     word_deps, levels, word_index=i, basic_parent=basic if basic >= 0 else NO_HEAD,
-                    deprel=udeprels[i], file=out, offset=offset,
+                    deprel=udeprels[i], file_deprel=out.deprel, file_head=out.head, offset=offset,
                 )
             row = []
             for h, label in word_deps:
