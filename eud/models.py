@@ -2,11 +2,11 @@
 
 A model is a folder (see :mod:`eud.nn.package`).  :func:`find_model` takes an
 existing folder as is; otherwise it looks among the shipped models, in
-``$EUD_MODELS`` if set, else the repository's ``models/``.  A treebank code
-(``en_ewt``) matches a folder of that name, then a model whose
-``config.json`` names that language, then one for its language (``en``); a
-language code (``en``) matches the first model, by folder name, for that
-language.
+``$EUD_MODELS`` if set, else the repository's ``models/``.  A code matches,
+in this order: a folder of that name; a model whose ``config.json``
+``language`` is that code; the first model, by folder name, of the same
+language (``en`` finds a model whose language is ``en_ewt``, and ``en_gum``
+one whose language is ``en``).
 """
 
 from __future__ import annotations
@@ -49,9 +49,11 @@ def find_model(name_or_path: str | os.PathLike) -> Path:
     shipped = shipped_models(folder)
     if name in shipped:
         return folder / name
-    for wanted in dict.fromkeys([name, name.split("_")[0]]):
-        for model, language in shipped.items():
-            if language == wanted:
-                return folder / model
+    for model, language in shipped.items():
+        if language == name:
+            return folder / model
+    for model, language in shipped.items():
+        if language.split("_")[0] == name.split("_")[0]:
+            return folder / model
     listing = ", ".join(f"{m} ({lang or '?'})" for m, lang in shipped.items()) or "none"
     raise ModelNotFound(f"{name}: no such model folder, and no shipped model for it in {folder} (shipped: {listing})")

@@ -24,7 +24,7 @@ import os
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from eud.conllu import parse_conllu, read_conllu
 from eud.document import Document
@@ -98,7 +98,7 @@ def read_tokenized_source(source: str | os.PathLike, *, errors: str = "strict") 
 class Pipeline:
     """A loaded model package: parses raw text, tokenised text or CoNLL-U; see the module docstring."""
 
-    _loaded: dict[tuple[Any, ...], Pipeline] = {}
+    _loaded: ClassVar[dict[tuple[Any, ...], Pipeline]] = {}  # loaded once per process, by folder and options
 
     def __init__(self, predictor: Any, folder: Path, name: str) -> None:
         """Use :meth:`load`; ``predictor`` is an :class:`eud.nn.predict.Predictor`."""
