@@ -18,8 +18,8 @@ Two contextual rules cover abbreviations too rare to learn, each used only if
 the training data saw its context inside a sentence at least as often as at a
 sentence end (counted the same way, across sentence boundaries):
 
-* ``cite``: an alphabetic stem, then an opening bracket and a token starting
-  with a digit (``et al. (2005)``);
+* ``cite``: a short alphabetic stem (at most ``short_stem`` letters), then an
+  opening bracket and a token starting with a digit (``et al. (2005)``);
 * ``num``: a short capitalised stem (at most ``short_stem`` letters: ``Fig``,
   ``No``, ``Vol``), then a token starting with a digit (``Fig. 3``).
 """
@@ -60,7 +60,7 @@ def stem_of(form: str, previous: str | None = None) -> str | None:
 
 def context(stem: str, following: list[str], short_stem: int = 4) -> str | None:
     """Which contextual rule (``cite``, ``num``) a period token's stem and the next tokens fit, if any."""
-    if not stem.isalpha() or not following:
+    if not stem.isalpha() or len(stem) > short_stem or not following:
         return None
     first = following[0]
     if first and unicodedata.category(first[0]) == "Ps" and len(following) > 1 and following[1][:1].isdigit():
@@ -96,9 +96,13 @@ class Abbreviations:
     """Counts of period tokens inside and at the end of sentences, and the rules that use them."""
 
     def __init__(self, counts: dict[str, list[int]], contexts: dict[str, list[int]] | None = None, *,
-                 min_count: int = 2, min_share: float = 0.5, short_stem: int = 4) -> None:
+                 min_count: int = 2, min_share: float = 0.5, short_stem: int = 4,
+                 attached: list[int] | None = None) -> None:
         self.counts = counts
         self.contexts = {"cite": [0, 0], "num": [0, 0], **(contexts or {})}
+        # Inside a sentence, how often an alphabetic stem's period was part of its token ("Jan.")
+        # and how often a token of its own ("atd" "."): the splitter glues it back the same way.
+        self.attached = list(attached or [0, 0])
         self.min_count = min_count
         self.min_share = min_share
         self.short_stem = short_stem
@@ -118,6 +122,8 @@ class Abbreviations:
                 self.counts.setdefault(stem, [0, 0])[final] += 1
                 if not final:
                     self._count_context(stem, [f for f, _ in tokens[k + 1:k + 3]], 0)
+                    if stem.replace(".", "").isalpha():
+                        self.attached[tokens[k][0] == "."] += 1
             previous = tokens
         return self
 
@@ -125,6 +131,10 @@ class Abbreviations:
         rule = context(stem, following, self.short_stem)
         if rule is not None:
             self.contexts[rule][final] += 1
+
+    def attaches(self) -> bool:
+        """Whether this language writes an abbreviation's period as part of its token (``Jan.``)."""
+        return self.attached[0] >= self.attached[1]
 
     def is_abbreviation(self, stem: str) -> bool:
         """Whether the stem's period was mostly inside sentences in training."""
@@ -154,6 +164,7 @@ class Abbreviations:
         learnt = sorted(s for s in self.counts if self.is_abbreviation(s))
         return {"abbreviations": learnt, "min_count": self.min_count, "min_share": self.min_share,
                 "short_stem": self.short_stem, "contexts": self.contexts,
+                "attached_separate": self.attached,
                 "counts": {s: self.counts[s] for s in sorted(self.counts)}}
 
     @classmethod
@@ -161,7 +172,7 @@ class Abbreviations:
         """Rebuild what :meth:`to_json` wrote."""
         return cls({k: list(v) for k, v in data["counts"].items()}, data.get("contexts"),
                    min_count=int(data["min_count"]), min_share=float(data["min_share"]),
-                   short_stem=int(data["short_stem"]))
+                   short_stem=int(data["short_stem"]), attached=data.get("attached_separate"))
 
     def save(self, folder: Path) -> None:
         """Write ``abbreviations.json`` into a segmenter package folder."""

@@ -177,16 +177,26 @@ class Segmenter:
                 start += 1
 
     def _abbreviated(self, tokens: list[_Token]) -> list[_Token]:
-        """The tokens, with no sentence end after a known abbreviation (``Jan.`` ``5``)."""
+        """The tokens, with no sentence end after a known abbreviation (``Jan.`` ``5``).
+
+        A period the model cut off such an abbreviation is glued back when the
+        training data wrote abbreviations that way.
+        """
         if self.abbreviations is None:
             return tokens
+        out: list[_Token] = []
         for k, tok in enumerate(tokens):
             if tok.sent_prob > 0.5 and k + 1 < len(tokens):
-                glued = tokens[k - 1].form if k and not tokens[k - 1].space_after else None
+                glued = out[-1].form if out and not out[-1].space_after else None
                 following = [t.form for t in tokens[k + 1:k + 3]]
                 if self.abbreviations.keeps_going(tok.form, glued, following):
                     tok.sent_prob = 0.0
-        return tokens
+                    if glued is not None and tok.form == "." and not out[-1].mwt and self.abbreviations.attaches():
+                        out[-1].form += "."
+                        out[-1].space_after = tok.space_after
+                        continue
+            out.append(tok)
+        return out
 
     def _build(self, tokens: list[_Token], comments: list[str]) -> Sentence:
         """A Sentence (FORM and SpaceAfter only) from its tokens."""

@@ -1,0 +1,129 @@
+"""Sentences F1 and Lemmas, before and after the abbreviation list and the lemma lexicon (issue 11).
+
+``segment``: each test set's raw text (``# text`` lines, paragraphs from
+``# newpar``/``# newdoc``, as in ``eval/segment_eval.py``) is segmented twice by
+the same package, without and with its ``abbreviations.json``, and scored by
+the official scorer (udeval): Tokens, Words, Sentences F1.
+
+``lemmas``: the parser annotates each test set's gold tokenization once; the
+classifier's lemmas (edit scripts alone, "before") and the lemmatizer's
+(lexicon, guarded script, suffix analogy: :mod:`eud.nn.lexicon`, "after") are
+compared with the gold lemmas, word by word (on gold tokens this equals
+udeval's Lemmas).  The lexicon is the package's ``lexicon.json``.  Also
+reported: how many words the lexicon knew, accuracy on the unseen ones before
+and after, and how many classifier outputs the guard refused.
+
+    python eval/segment_lemma_eval.py segment --model models/en_ewt/segmenter --treebank en_ewt en_gum
+    python eval/segment_lemma_eval.py lemmas --model models/en_ewt --treebank en_ewt en_gum
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+from segment_eval import SHARED, raw_text, score, with_placeholder_tree
+
+from eud.conllu import read_conllu, write_conllu
+
+
+def test_file(treebank: str) -> Path:
+    """The test split of a treebank in the shared data."""
+    return SHARED / treebank / f"{treebank}-ud-test.conllu.xz"
+
+
+def segment_rows(model: Path, treebanks: list[str]) -> list[str]:
+    """Markdown rows: treebank, Tokens/Words/Sentences F1 without and with abbreviations."""
+    from eud.segment import Segmenter, split_paragraphs
+
+    seg = Segmenter.load(model)
+    learnt = seg.abbreviations
+    rows = []
+    for tb in treebanks:
+        gold = test_file(tb)
+        text = raw_text(gold)
+        figures = []
+        with tempfile.TemporaryDirectory() as tmp:
+            gold_plain = Path(tmp) / "gold.conllu"
+            write_conllu(read_conllu(gold), gold_plain)
+            for abbreviations in (None, learnt):
+                seg.abbreviations = abbreviations
+                system = Path(tmp) / "system.conllu"
+                write_conllu((with_placeholder_tree(s) for s in seg.segment(split_paragraphs(text), doc_id=tb)), system)
+                figures.append(score(gold_plain, system))
+        seg.abbreviations = learnt
+        before, after = figures
+        rows.append(f"| {tb} | `{model}` | " + " | ".join(
+            f"{before[k]:.2f} → {after[k]:.2f}" for k in ("Tokens", "Words", "Sentences")) + " |")
+        print(rows[-1], flush=True)
+    return rows
+
+
+def lemma_rows(model: Path, treebanks: list[str]) -> list[str]:
+    """Markdown rows: treebank, Lemmas before/after, lexicon coverage, unseen-word accuracy, guard refusals."""
+    import torch
+
+    from eud.nn.lemma import apply_script, edit_script
+    from eud.nn.lexicon import Lemmatizer
+    from eud.nn.package import load_package
+    from eud.nn.predict import Predictor
+
+    torch.set_num_threads(1)
+    net, vocabs, config = load_package(model)
+    predictor = Predictor(net, vocabs, config, graph_mode="graph")
+    lemmatizer = Lemmatizer.load(model)
+    if lemmatizer is None:
+        raise SystemExit(f"{model}: no lexicon.json (build it: python -m eud.nn.lexicon {model} TRAIN.conllu)")
+    rows = []
+    for tb in treebanks:
+        gold = list(read_conllu(test_file(tb)))
+        system = list(read_conllu(test_file(tb)))
+        predictor.annotate(system)
+        n = before = after = known = unseen = unseen_before = unseen_after = refused = 0
+        for gs, ps in zip(gold, system):
+            for gw, pw in zip(gs.words, ps.words):
+                script = edit_script(pw.form, pw.lemma)
+                new = lemmatizer.lemma(pw.form, pw.upos, script)
+                n += 1
+                before += pw.lemma == gw.lemma
+                after += new == gw.lemma
+                if lemmatizer.known(pw.form, pw.upos) is not None:
+                    known += 1
+                else:
+                    unseen += 1
+                    unseen_before += pw.lemma == gw.lemma
+                    unseen_after += new == gw.lemma
+                    refused += not lemmatizer.plausible(pw.form, apply_script(pw.form, script), pw.upos)
+        pct = 100.0 / max(1, n)
+        upct = 100.0 / max(1, unseen)
+        rows.append(f"| {tb} | `{model}` | {before * pct:.2f} → {after * pct:.2f} | {known * pct:.1f} | "
+                    f"{unseen_before * upct:.2f} → {unseen_after * upct:.2f} | {refused} of {unseen} |")
+        print(rows[-1], flush=True)
+    return rows
+
+
+def main() -> int:
+    """Print the before/after table rows for a segmenter or a parser package."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("what", choices=("segment", "lemmas"))
+    parser.add_argument("--model", type=Path, required=True, help="segmenter package (segment) or parser package (lemmas)")
+    parser.add_argument("--treebank", nargs="+", required=True, help="test sets, e.g. en_ewt en_gum")
+    args = parser.parse_args()
+    if args.what == "segment":
+        print("| test set | package | Tokens F1 | Words F1 | Sentences F1 |\n|---|---|---|---|---|")
+        segment_rows(args.model, args.treebank)
+    else:
+        print("| test set | package | Lemmas | words in lexicon % | Lemmas of unseen words | guard refusals |\n"
+              "|---|---|---|---|---|---|")
+        lemma_rows(args.model, args.treebank)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
