@@ -123,12 +123,13 @@ class Pipeline:
             torch.set_num_threads(threads)
         key = (folder.resolve(), graph_mode, batch_words, precision)
         if key not in cls._loaded:
+            from eud.nn.lexicon import Lemmatizer
             from eud.nn.package import load_package
             from eud.nn.predict import Predictor
 
             net, vocabs, config = load_package(folder)
             predictor = Predictor(net, vocabs, config, graph_mode=graph_mode, batch_words=batch_words,
-                                  precision=precision)
+                                  precision=precision, lemmatizer=Lemmatizer.load(folder))
             cls._loaded[key] = cls(predictor, folder, str(model))
         return cls._loaded[key]
 

@@ -170,3 +170,15 @@ def test_tiny_multilingual_segmenter(fixtures, tmp_path):
     assert all(format_sentence(s) for s in got)
     with pytest.raises(Exception, match="multilingual"):
         cs.save(tmp_path / "copy")
+
+
+def test_shipped_english_model_lemmatizes_through_the_lexicon():
+    from eud.pipeline import Pipeline
+
+    pipe = Pipeline.load(EN)
+    assert pipe.predictor.lemmatizer is not None
+    doc = pipe.parse_tokenized("Dependencies were applied after we ate .")
+    lemmas = {w.form: w.lemma for w in doc[0].words}
+    assert lemmas["ate"] == "eat"
+    assert lemmas["applied"] == "apply"
+    assert lemmas["Dependencies"] == "dependency"

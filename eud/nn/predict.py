@@ -31,6 +31,7 @@ from eud.graph import Edge, EnhancedGraph, Sentence
 from eud.nn.batching import Batch, length_batches, make_batch
 from eud.nn.labels import relexicalise
 from eud.nn.lemma import apply_script
+from eud.nn.lexicon import Lemmatizer
 from eud.nn.model import TAGS, Parser, resolve_precision
 from eud.nn.mst import decode_tree
 from eud.nn.vocab import Vocab
@@ -111,8 +112,13 @@ class Predictor:
     """A trained parser plus the enhancer settings: annotates sentences in place."""
 
     def __init__(self, model: Parser, vocabs: dict[str, Vocab], config: dict[str, Any], *,
-                 graph_mode: str | None = None, batch_words: int = 2000, precision: str | None = None) -> None:
-        """``precision``: auto, fp32 or bf16 for the encoder (None keeps the model's setting)."""
+                 graph_mode: str | None = None, batch_words: int = 2000, precision: str | None = None,
+                 lemmatizer: Lemmatizer | None = None) -> None:
+        """``precision``: auto, fp32 or bf16 for the encoder (None keeps the model's setting).
+
+        ``lemmatizer`` (the package's lexicon, :mod:`eud.nn.lexicon`) decides lemmas from the
+        classifier's scripts; without one the scripts are applied as they are.
+        """
         self.model = model.eval()
         self.vocabs = vocabs
         self.config = config
@@ -130,6 +136,7 @@ class Predictor:
         self.case_rule = _make_case_rule(self.enhancer) if self.relex == "rules" else None
         self.gapping = Gapping(copy_of=True, language=config.get("language") or None)
         self.repair = repair_sentence
+        self.lemmatizer = lemmatizer
         if precision is not None:
             model.precision = resolve_precision(precision)
 
@@ -160,7 +167,9 @@ class Predictor:
         """Write one decoded sentence (see the module docstring for the graph modes)."""
         for i, w in enumerate(sentence.words):
             w.upos, w.xpos, w.feats = d.tags["upos"][i], d.tags["xpos"][i], d.tags["feats"][i]
-            w.lemma = apply_script(w.form, d.tags["lemma"][i])
+            script = d.tags["lemma"][i]
+            w.lemma = (self.lemmatizer.lemma(w.form, w.upos, script) if self.lemmatizer is not None
+                       else apply_script(w.form, script))
             w.head, w.deprel = d.heads[i], d.deprels[i]
         sentence.empty_nodes = []
         if self.graph_mode == "graph" or self.enhancer is None:

@@ -375,6 +375,7 @@ tokens in raw text (`eud.segment`), trained from CoNLL-U alone.
 - Settings: hidden {cfg['hidden']}, layers {cfg['layers']}, char_dim {cfg['char_dim']}, window {cfg['window']}, batch {cfg['batch_size']}, lr {cfg['lr']}, seed {cfg['seed']}, epochs run {state['epoch']}
 - Weights: {size / 1e6:.2f} MB; training time: {seconds / 60:.1f} min with {cfg["threads"]} torch thread(s) on a shared 2-core CPU
 - Best epoch: {state['best_epoch']} (dev character-level F1: tokens {best.get('tokens', 0):.2f}, sentences {best.get('sentences', 0):.2f}, multiword {best.get('mwt', 0):.2f})
+- Abbreviations (`abbreviations.json`, used by the sentence splitter): learnt from the same training file
 
 Character-level F1 counts token and sentence *ends* per character; the UD
 scores (Tokens, Words, Sentences F1 from `udeval`) are in `eval/RESULTS.md`.
