@@ -72,3 +72,14 @@ def __getattr__(name: str) -> Any:
 
         return importlib.import_module("eud.evaluate")
     raise AttributeError(f"module 'eud' has no attribute {name!r}")
+
+
+def _sentence_html(sentence: Sentence) -> str:
+    """Jupyter's view of a sentence: its graph drawn by :mod:`eud.render` (imported on first display)."""
+    from eud.render import sentence_html
+
+    return sentence_html(sentence)
+
+
+# eud.graph sits below the viewer (eud.render imports it), so the notebook hook is attached here, above both.
+Sentence._repr_html_ = _sentence_html  # type: ignore[attr-defined]

@@ -55,6 +55,12 @@ def _parse() -> Main:
     return main
 
 
+def _render() -> Main:
+    from eud.commands.render import main
+
+    return main
+
+
 # name -> (one-line summary, loader of its main)
 COMMANDS: dict[str, tuple[str, Callable[[], Main]]] = {
     "parse": ("raw text or CoNLL-U in, enhanced CoNLL-U out (neural parser)", _parse),
@@ -64,6 +70,7 @@ COMMANDS: dict[str, tuple[str, Callable[[], Main]]] = {
     "collapse": ("replace empty nodes by path labels such as conj>nsubj", _collapse),
     "profile": ("learn an enhancer language profile from gold data", _profile),
     "train": ("train a parser or segmenter model package", _train),
+    "render": ("draw graphs as one self-contained HTML page (--compare marks differences)", _render),
 }
 
 
