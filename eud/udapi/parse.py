@@ -1,0 +1,53 @@
+"""``.eud.udapi.Parse``: eud's neural parser as a udapi block.
+
+Usage::
+
+    udapy read.Conllu files=in.conllu .eud.udapi.Parse lang=en write.Conllu > out.conllu
+    udapy read.Conllu files=in.conllu .eud.udapi.Parse model=models/en_ewt write.Conllu
+
+It predicts what ``eud parse --input-format conllu`` predicts, on the words
+the trees already have: LEMMA, UPOS, XPOS, FEATS, the basic tree (HEAD,
+DEPREL) and the enhanced graph (``node.deps``, empty nodes for gapping) of
+UD's enhanced dependencies
+(https://universaldependencies.org/u/overview/enhanced-syntax.html).  FORM,
+MISC, multiword tokens and comments are left alone.  A document's trees are
+parsed together in batches, so the model sees as many sentences at a time as
+``eud parse`` does.
+
+What it cannot do: it does not tokenise (give it trees with words, e.g. from
+``read.Conllu`` or ``read.Sentences`` followed by a tokenizer block); it needs
+torch and a model package (``lang=`` finds a shipped one, see
+:func:`eud.models.find_model`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from udapi.core.block import Block
+
+from eud.pipeline import Pipeline, chunked
+from eud.udapi.trees import to_sentence, write_basic, write_enhanced
+
+
+class Parse(Block):
+    """Tag and parse each tree's words with an eud model, basic tree and enhanced graph."""
+
+    def __init__(self, lang: str | None = None, model: str | None = None, chunk: int | str = 2000,
+                 **kwargs: Any) -> None:
+        """``lang``: language or treebank code of a shipped model; or ``model``: a model folder."""
+        super().__init__(**kwargs)
+        if bool(lang) == bool(model):
+            raise ValueError("eud.udapi.Parse needs lang=CODE or model=DIR (one of them)")
+        self.pipeline = Pipeline.load(str(model or lang))
+        self.chunk = int(chunk)
+
+    def process_document(self, document: Any) -> None:
+        """Parse every tree of the document, ``chunk`` trees at a time."""
+        trees = [tree for bundle in document.bundles for tree in bundle
+                 if self._should_process_tree(tree)]
+        for part in chunked(trees, self.chunk):
+            sentences = self.pipeline.parse_sentences([to_sentence(tree) for tree in part])
+            for tree, sentence in zip(part, sentences):
+                write_basic(tree, sentence)
+                write_enhanced(tree, sentence)
