@@ -44,7 +44,9 @@ class Enhance(Block):
         self.enhancer = Enhancer(chosen, repair=str(repair).lower() not in ("0", "false", "no"))
 
     def process_tree(self, tree: Any) -> None:
-        """Enhance one tree in place."""
+        """Enhance one tree in place (a tree without words is left as it is)."""
+        if not tree.descendants:
+            return
         sentence = to_sentence(tree)
         self.enhancer.enhance(sentence)
         write_enhanced(tree, sentence)

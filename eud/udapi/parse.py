@@ -45,7 +45,7 @@ class Parse(Block):
     def process_document(self, document: Any) -> None:
         """Parse every tree of the document, ``chunk`` trees at a time."""
         trees = [tree for bundle in document.bundles for tree in bundle
-                 if self._should_process_tree(tree)]
+                 if tree.descendants and self._should_process_tree(tree)]
         for part in chunked(trees, self.chunk):
             sentences = self.pipeline.parse_sentences([to_sentence(tree) for tree in part])
             for tree, sentence in zip(part, sentences):
