@@ -61,6 +61,12 @@ def _render() -> Main:
     return main
 
 
+def _agrr() -> Main:
+    from eud.commands.agrr import main
+
+    return main
+
+
 # name -> (one-line summary, loader of its main)
 COMMANDS: dict[str, tuple[str, Callable[[], Main]]] = {
     "parse": ("raw text or CoNLL-U in, enhanced CoNLL-U out (neural parser)", _parse),
@@ -71,6 +77,7 @@ COMMANDS: dict[str, tuple[str, Callable[[], Main]]] = {
     "profile": ("learn an enhancer language profile from gold data", _profile),
     "train": ("train a parser or segmenter model package", _train),
     "render": ("draw graphs as one self-contained HTML page (--compare marks differences)", _render),
+    "agrr": ("AGRR-2019 (Russian gapping): answer from eud's empty nodes, or --score answers", _agrr),
 }
 
 

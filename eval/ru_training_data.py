@@ -6,7 +6,10 @@ sentence of their concatenation (in that order, counting from 0) is kept
 apart for tuning; the rest is for training.  These treebanks carry no
 enhanced layer, so each sentence gets the one eud's Russian rules build from
 its gold tree (the trainer needs a graph for its graph scorer; the shipped
-model uses the rules over its predicted tree anyway).  With ``--agrr TREES.conllu``
+model uses the rules over its predicted tree anyway).  Its labels keep only
+ASCII segments (``obl:в:loc`` → ``obl``, ``nsubj:pass`` stays): the
+lexicalised labels would make the graph scorer's label table five times
+larger than the rest of the model.  With ``--agrr TREES.conllu``
 the orphan trees built from AGRR-2019 (``eval/agrr_benchmark.py trees``) are
 added to the training file (``PATH:N`` adds a file N times; the tuning file
 stays UD-only, so LAS on it is comparable across runs).
@@ -22,6 +25,7 @@ from pathlib import Path
 
 from eud import read_conllu, write_conllu
 from eud.enhance import Enhancer, find_profile
+from eud.graph import Sentence
 
 DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "ud"
 SOURCES = (
@@ -31,6 +35,19 @@ SOURCES = (
     "ru_poetry/ru_poetry-ud-dev.conllu.xz",
 )
 TUNE_EVERY = 8
+
+
+def plain_labels(sentence: Sentence) -> Sentence:
+    """Cut each enhanced label at its first non-ASCII segment (``obl:в:loc`` → ``obl``)."""
+    edges = list(sentence.enhanced)
+    for head, dep, label in edges:
+        parts = label.split(":")
+        keep = next((k for k, p in enumerate(parts) if not p.isascii()), len(parts))
+        short = ":".join(parts[:max(keep, 1)])
+        if short != label:
+            sentence.enhanced.discard(head, dep, label)
+            sentence.enhanced.add(head, dep, short)
+    return sentence
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,12 +63,12 @@ def main(argv: list[str] | None = None) -> int:
     k = 0
     for name in SOURCES:
         for sentence in read_conllu(DATA / name):
-            enhancer.enhance(sentence)
+            plain_labels(enhancer.enhance(sentence))
             (tune if k % TUNE_EVERY == 0 else train).append(sentence)
             k += 1
     for item in args.agrr:
         path, _, copies = item.rpartition(":") if item.rpartition(":")[2].isdigit() else (item, "", "1")
-        extra = [enhancer.enhance(s) for s in read_conllu(path)]
+        extra = [plain_labels(enhancer.enhance(s)) for s in read_conllu(path)]
         train += extra * int(copies)
     write_conllu(train, args.out / "train.conllu")
     write_conllu(tune, args.out / "tune.conllu")

@@ -19,20 +19,26 @@
   promoted remnant, left out) from the first to the last, punctuation at the
   edges trimmed;
 * ``cR1``/``cR2`` are the correlates of the first empty node's ``R1`` and
-  ``R2`` among the copied word's dependents, as
-  :func:`eud.enhance.correlates.align` matches them (a remnant left without
-  one takes the first free argument of that word: AGRR always names one),
-  spanned the same way.
+  ``R2`` among the copied word's dependents (:func:`correlates`, scored with
+  :func:`eud.enhance.correlates.pair_score`), spanned the same way but
+  without the verb, the other correlate and anything from the gapped clause
+  on.  Punctuation at a phrase's edges is trimmed, except a closing bracket
+  or quote whose opening one is inside.
 """
 
 from __future__ import annotations
 
-from eud.agrr.files import AgrrRow, Span
-from eud.enhance.correlates import BasicTree, align
-from eud.enhance.gapping import NOMINAL_DEPS, NOT_CORRELATE
+import itertools
 
-# Relations of the verb's dependents that can be correlates when the alignment finds none.
-ARGUMENTS = {"nsubj", "obj", "iobj", "obl", "advmod", "xcomp", "ccomp", "csubj", "advcl", "nmod"}
+from eud.agrr.files import AgrrRow, Span
+from eud.enhance.correlates import BasicTree, pair_score
+
+# What a pair of correlates in the opposite order to their remnants costs.
+ORDER_COST = 6.0
+CLOSING = {"»": "«", ")": "(", "]": "[", "”": "“", '"': '"', "“": "„"}
+# Dependents of the copied word that are never correlates.
+NOT_CANDIDATE = {"punct", "cc", "conj", "aux", "cop", "mark", "case", "parataxis", "orphan", "root",
+                 "discourse", "fixed", "flat", "goeswith", "reparandum", "expl"}
 from eud.graph import EmptyNode, Sentence, Word
 
 # Dependents of the promoted remnant that belong to the clause, not to the remnant's phrase.
@@ -49,18 +55,25 @@ def copy_of(node: EmptyNode) -> int | None:
 
 
 def phrase_span(tree: BasicTree, offsets: list[tuple[int, int]], i: int, stop: set[int],
-                clause_head: bool = False) -> Span:
-    """Character span of word ``i``'s phrase (see the module docstring)."""
+                clause_head: bool = False, before: int = 1 << 30) -> Span:
+    """Character span of word ``i``'s phrase, words before ``before`` only (see the module docstring)."""
     words = tree.sentence.words
     skip = set(stop)
     if clause_head:
         skip |= {c for c in tree.children[i] if words[c - 1].udeprel in NOT_PHRASE}
-    ids = sorted(tree.subtree(i, skip))
+    ids = sorted(k for k in tree.subtree(i, skip) if k < before)
     while len(ids) > 1 and words[ids[0] - 1].upos == "PUNCT":
         ids.pop(0)
-    while len(ids) > 1 and words[ids[-1] - 1].upos == "PUNCT":
+    while len(ids) > 1 and words[ids[-1] - 1].upos == "PUNCT" and not _closes(words, ids):
         ids.pop()
     return offsets[ids[0] - 1][0], offsets[ids[-1] - 1][1]
+
+
+def _closes(words: list[Word], ids: list[int]) -> bool:
+    """Whether the last word closes a bracket or quote opened inside the phrase (it then stays)."""
+    last = words[ids[-1] - 1].form
+    opener = CLOSING.get(last)
+    return opener is not None and any(words[k - 1].form == opener for k in ids[:-1])
 
 
 def remnants_of(sentence: Sentence, node: EmptyNode) -> tuple[Word | None, list[Word]]:
@@ -79,18 +92,51 @@ def remnants_of(sentence: Sentence, node: EmptyNode) -> tuple[Word | None, list[
 
 
 def correlates(tree: BasicTree, source: Word, remnants: list[Word]) -> list[Word | None]:
-    """The correlate of each remnant among ``source``'s dependents (None where there is none)."""
+    """The correlate of each remnant in the full clause (None only when there is no candidate).
+
+    Candidates are the dependents of the copied word (of its predicate, and
+    that predicate itself, when the copied word is a copula) that stand
+    before the first remnant and are not function words, punctuation or
+    other clauses.  Each remnant takes a different candidate; the pairs are
+    chosen together to maximise :func:`eud.enhance.correlates.pair_score`
+    (a Case mismatch counts -3 rather than ruling the pair out: the tags are
+    predicted; an adverb or particle for a remnant that is neither -3),
+    plus a small bonus for candidates near the verb, minus
+    :data:`ORDER_COST` when the correlates come in the opposite order to the
+    remnants.  AGRR
+    always names a correlate, so a remnant is never left without one while
+    a candidate is free.
+    """
     words = tree.sentence.words
-    taken = {r.id for r in remnants}
-    verbal = source.upos in ("VERB", "AUX") or any(words[c - 1].udeprel in ("cop", "nsubj") for c in tree.children[source.id])
-    excluded = NOT_CORRELATE | (NOMINAL_DEPS if verbal else set())
-    candidates = [words[c - 1] for c in tree.children[source.id]
-                  if c not in taken and words[c - 1].udeprel not in excluded]
-    matched = align(tree, remnants, candidates) if candidates else [None] * len(remnants)
-    # AGRR always names a correlate: a remnant the alignment left alone takes
-    # the first free argument of the verb, in order.
-    free = [c for c in candidates if c not in matched and c.udeprel in ARGUMENTS]
-    return [m if m is not None else (free.pop(0) if free else None) for m in matched]
+    base = source
+    if source.udeprel == "cop" and source.head:
+        base = words[source.head - 1]
+    first = min(r.id for r in remnants)
+    taken = {r.id for r in remnants} | {source.id}
+    pool = [words[c - 1] for c in tree.children[base.id]] + ([base] if base is not source else [])
+    candidates = [c for c in pool if c.id not in taken and c.id < first and c.udeprel not in NOT_CANDIDATE
+                  and c.upos not in ("PUNCT", "CCONJ", "SCONJ", "ADP")]
+    if not candidates:
+        return [None] * len(remnants)
+
+    def fit(r: Word, c: Word) -> float:
+        score = pair_score(tree, r, c)
+        if score <= -10:
+            score = -3.0
+        if c.upos in ("ADV", "PART") and r.upos not in ("ADV", "PART"):
+            score -= 3.0  # "сначала", "не": adverbs contrast with adverbs
+        return score - 0.15 * abs(c.id - source.id)
+
+    best: tuple[float, list[Word | None]] = (float("-inf"), [None] * len(remnants))
+    for combo in itertools.permutations(candidates + [None] * len(remnants), len(remnants)):
+        if all(c is None for c in combo) or any(c is None for c in combo) and len(candidates) >= len(remnants):
+            continue
+        total = sum(fit(r, c) for r, c in zip(remnants, combo) if c is not None)
+        placed = [c.id for c in combo if c is not None]
+        total -= ORDER_COST * sum(1 for a, b in itertools.combinations(placed, 2) if a > b)
+        if total > best[0]:
+            best = (total, list(combo))
+    return best[1]
 
 
 def answer(sentence: Sentence, offsets: list[tuple[int, int]], text: str) -> AgrrRow:
@@ -119,8 +165,12 @@ def answer(sentence: Sentence, offsets: list[tuple[int, int]], text: str) -> Agr
         if not spans["cV"]:
             source = words[copy_of(node) - 1]
             spans["cV"].append(offsets[source.id - 1])
-            for column, c in zip(("cR1", "cR2"), correlates(tree, source, remnants[:2])):
+            matched = correlates(tree, source, remnants[:2])
+            # A correlate's phrase stops at the other correlate, the verb and the gapped clause.
+            others = {c.id for c in matched if c is not None} | {source.id}
+            start = min(r.id for r in remnants)
+            for column, c in zip(("cR1", "cR2"), matched):
                 if c is not None:
-                    spans[column].append(phrase_span(tree, offsets, c.id, {source.id}))
+                    spans[column].append(phrase_span(tree, offsets, c.id, others - {c.id}, before=start))
     row.cls = 1 if spans["V"] else 0
     return row

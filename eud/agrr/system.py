@@ -1,14 +1,14 @@
 """Run a parser over AGRR rows: tokenize, parse, enhance, and read the answers off the graphs.
 
-The parser is anything with ``annotate(list[Sentence])`` that fills the basic
-tree and the enhanced graph in place (:class:`eud.nn.predict.Predictor` in
-``rules`` graph mode, whose Russian profile runs the gapping rule).
+The parser is a function that fills the basic tree and the enhanced graph of
+a list of sentences in place: ``Pipeline.load(model, graph_mode="rules")``'s
+``parse_sentences``, whose Russian profile runs the gapping rule.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any, Protocol
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from eud.agrr.answers import answer
 from eud.agrr.files import AgrrRow
@@ -16,28 +16,24 @@ from eud.agrr.tokens import sentence_from_text
 from eud.graph import Sentence
 from eud.progress import progress
 
-
-class Annotator(Protocol):
-    """What parses: fills tags, the basic tree and the enhanced graph of sentences in place."""
-
-    def annotate(self, sentences: list[Sentence]) -> Any: ...
+Parse = Callable[[list[Sentence]], Any]
 
 
-def parse_rows(parser: Annotator, rows: list[AgrrRow], chunk: int = 500,
+def parse_rows(parse: Parse, rows: list[AgrrRow], chunk: int = 500,
                label: str = "parsing") -> Iterator[tuple[Sentence | None, list[tuple[int, int]]]]:
     """Each row's parsed sentence (None for a text without words) and its words' offsets, in order."""
     for start in progress(range(0, len(rows), chunk), label, unit="chunk"):
         batch = [sentence_from_text(r.text, sent_id=str(start + k + 1)) for k, r in enumerate(rows[start:start + chunk])]
         todo = [s for s, offsets in batch if offsets]
         if todo:
-            parser.annotate(todo)
+            parse(todo)
         for s, offsets in batch:
             yield (s if offsets else None), offsets
 
 
-def predict_rows(parser: Annotator, rows: list[AgrrRow], chunk: int = 500) -> Iterator[tuple[AgrrRow, Sentence | None]]:
+def predict_rows(parse: Parse, rows: list[AgrrRow], chunk: int = 500) -> Iterator[tuple[AgrrRow, Sentence | None]]:
     """Each row's answer (same text) and the enhanced sentence behind it."""
-    for row, (sentence, offsets) in zip(rows, parse_rows(parser, rows, chunk)):
+    for row, (sentence, offsets) in zip(rows, parse_rows(parse, rows, chunk)):
         if sentence is None:
             yield AgrrRow(row.text), None
         else:
