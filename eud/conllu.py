@@ -23,6 +23,7 @@ import warnings
 from collections.abc import Iterable, Iterator
 from typing import IO
 
+from eud.atomic import atomic_text
 from eud.graph import EmptyNode, EnhancedGraph, MultiwordToken, NodeId, Sentence, Word, format_id
 
 Source = str | os.PathLike | IO[bytes] | IO[str]
@@ -306,11 +307,11 @@ def write_conllu(sentences: Iterable[Sentence], target: str | os.PathLike | IO[s
     if isinstance(target, (str, os.PathLike)) and os.fspath(target) == "-":
         target = sys.stdout
     if isinstance(target, (str, os.PathLike)):
-        with open_text(target, "w") as stream:
+        # A reader error half-way leaves no half-written file behind.
+        with atomic_text(target) as stream:
             for sentence in sentences:
                 stream.write(format_sentence(sentence))
                 count += 1
-            stream.flush()
         return count
     for sentence in sentences:
         target.write(format_sentence(sentence))

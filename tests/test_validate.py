@@ -80,13 +80,15 @@ def test_unreadable_sentence_reported_once_by_its_cause(capsys: pytest.CaptureFi
 
 def test_unreadable_other_cause(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.conllu"
-    bad.write_text("1\tKim\tKim\tPROPN\t_\t_\t7\tnsubj\t_\t_\n\n", encoding="utf-8")
+    bad.write_text("# sent_id = a\n# text = Kim\n1\tKim\tKim\tPROPN\t_\t_\t7\tnsubj\t_\t_\n\n", encoding="utf-8")
     code, out, _ = run(capsys, str(bad))
     assert code == 1
-    assert found(out) == [(1, "unreadable")]
+    assert found(out) == [(3, "unknown-head")]  # udvalidate's finding, not eud's bare "unreadable"
     code, out, err = run(capsys, "--lenient", str(bad))
-    assert code == 0 and out == []
-    assert "skipping unreadable sentence" in err and "1 unreadable sentences skipped" in err
+    assert code == 1 and out == []  # skipped, listed with file and line, and the status says so
+    assert f"skipped unreadable sentence: {bad}:3: [unknown-head]" in err and "1 unreadable sentences skipped" in err
+    code, out, err = run(capsys, "--lenient-ok", str(bad))
+    assert code == 0 and out == [] and "skipped unreadable sentence" in err
 
 
 def test_quiet_max_errors_and_usage(capsys: pytest.CaptureFixture[str]) -> None:

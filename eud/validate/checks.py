@@ -60,11 +60,12 @@ class Problem:
     message: str
     node: NodeId | None = None
     line: int | None = None
+    udlevel: int | None = None  # set on udvalidate's own findings (eud.validate.official)
 
     @property
     def level(self) -> int:
         """The udvalidate level of this test (eud-only tests count as level 2)."""
-        return ENHANCED_TESTIDS.get(self.testid, 2)
+        return self.udlevel or ENHANCED_TESTIDS.get(self.testid, 2)
 
     def format(self, source: str | None) -> str:
         """``file:line: [testid] message``, as ``eud validate`` prints it."""
