@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import shlex
 import time
@@ -14,19 +15,22 @@ from eud.conllu import read_conllu, write_conllu
 from eud.graph import Sentence
 from eud.nn.batching import length_batches, make_batch
 from eud.nn.model import Parser, resolve_precision
-from eud.nn.package import load_package, save_package
+from eud.nn.package import load_config, load_package, save_package
 from eud.nn.predict import GRAPH_MODES, Predictor
 from eud.nn.scoring import quick_scores
 from eud.nn.config import full_config, log, seconds, seed_everything, setup_logging
+from eud.nn.data import describe, file_entries, read_entry, read_split
 from eud.nn.vocab import Vocab, build_vocabs, vocabs_from_json, vocabs_to_json
 from eud.progress import progress
 
 
-def _read(path: str) -> list[Sentence]:
+def _read(path: str | dict[str, Any]) -> list[Sentence]:
+    if isinstance(path, dict):
+        return read_entry(path)
     return list(read_conllu(path))
 
 
-def evaluate(predictor: Predictor, path: str, modes: tuple[str, ...],
+def evaluate(predictor: Predictor, path: str | dict[str, Any], modes: tuple[str, ...],
              variants: dict[str, Predictor] | None = None, save: Path | None = None) -> dict[str, dict[str, float]]:
     """Quick scores of each graph mode (and of other predictors' writing) on one file; the network runs once.
 
@@ -51,6 +55,34 @@ def evaluate(predictor: Predictor, path: str, modes: tuple[str, ...],
     return out
 
 
+def evaluate_tune(model: Parser, vocabs: dict[str, Vocab], cfg: dict[str, Any], tune: dict[str, list[Sentence]],
+                  cap: int = 0) -> dict[str, dict[str, float]]:
+    """Quick scores per language on the tuning slice (its first ``cap`` sentences if > 0); the rules build graphs."""
+    out = {}
+    for lang, gold in sorted(tune.items()):
+        gold = gold[:cap] if cap else gold
+        predictor = Predictor(model, vocabs, {**cfg, "graph_mode": "rules"}, language=lang)
+        pred = copy.deepcopy(gold)
+        predictor.annotate(pred)
+        out[lang] = quick_scores(gold, pred)
+        enhanced = [i for i, s in enumerate(gold) if s.enhanced]
+        if enhanced and len(enhanced) < len(gold):
+            # Some files of this language have no enhanced layer: ELAS over those that have one.
+            out[lang]["ELAS"] = quick_scores([gold[i] for i in enhanced], [pred[i] for i in enhanced])["ELAS"]
+        # Languages without enhanced gold (ru, fr here) are tuned on LAS.
+        out[lang]["main"] = _main_score(out[lang], any(s.enhanced for s in gold))
+    model.train()
+    return out
+
+
+def macro(by_lang: dict[str, dict[str, float]]) -> dict[str, float]:
+    """The mean over languages of each score; ``ELAS`` is the mean main score (ELAS, or LAS without enhanced gold)."""
+    keys = [k for k in next(iter(by_lang.values())) if k != "main"]
+    out = {k: sum(sc[k] for sc in by_lang.values()) / len(by_lang) for k in keys}
+    out["ELAS"] = sum(sc["main"] for sc in by_lang.values()) / len(by_lang)
+    return out
+
+
 def _main_score(scores: dict[str, float], has_enhanced: bool) -> float:
     return scores["ELAS"] if has_enhanced else scores["LAS"]
 
@@ -67,7 +99,18 @@ def _optimizer(model: Parser, cfg: dict[str, Any]) -> torch.optim.Optimizer:
 def train_parser(config: dict[str, Any], config_path: Path, *, fresh: bool = False,
                  argv: list[str] | None = None, finish_only: bool = False, export_checkpoint: bool = False) -> None:
     """Train, checkpointing every epoch, and write the best model package and its card."""
-    cfg = full_config(config, config_path)
+    base = config_path.resolve().parent
+    try:
+        train_entries = file_entries(config.get("train"), base, "train") if config.get("train") else []
+        extra_dev = file_entries(config.get("extra_dev", []), base, "extra_dev")
+    except ValueError as err:
+        raise ValueError(f"{config_path}: {err}") from None
+    init_from = config.get("init_from")
+    cfg = full_config({**config, **({"train": train_entries[0]["path"]} if train_entries else {})}, config_path)
+    cfg["train_files"] = train_entries
+    cfg["extra_dev"] = extra_dev
+    if init_from:
+        cfg["init_from"] = str(base / init_from)
     work = Path(cfg["work_dir"])
     setup_logging(work)
     torch.set_num_threads(int(cfg["threads"]))
@@ -86,28 +129,51 @@ def train_parser(config: dict[str, Any], config_path: Path, *, fresh: bool = Fal
         finish_package(cfg, Path(cfg["output"]), state, _command_argv(argv))
         return
     seed_everything(int(cfg["seed"]))
-    log.info("reading %s", cfg["train"])
-    train = _read(cfg["train"])
+    for entry in train_entries:
+        log.info("reading %s", describe(entry))
+    train, train_langs, tune = read_split(train_entries, int(cfg.get("tune_every", 0)))
+    if tune:
+        log.info("tuning slice (every %dth sentence of each file): %s", int(cfg["tune_every"]),
+                 ", ".join(f"{lang} {sum(len(s.words) for s in ss)} words" for lang, ss in sorted(tune.items())))
     dev_path = cfg.get("dev")
     has_enhanced = any(bool(s.enhanced) for s in train[:200])
     vocab_file = work / "vocab.json"
     checkpoint_file = work / "checkpoint.pt"
     if fresh and checkpoint_file.exists():
         checkpoint_file.unlink()
+    start: Parser | None = None
     if vocab_file.exists() and checkpoint_file.exists():
         vocabs: dict[str, Vocab] = vocabs_from_json(json.loads(vocab_file.read_text()))
+    elif cfg.get("init_from"):
+        # Fine-tuning a shipped package: its tables and network shape, so its weights fit.
+        start, vocabs, start_cfg = load_package(cfg["init_from"])
+        cfg["encoder"], cfg["model"] = start_cfg["encoder"], start_cfg.get("model", {})
+        vocab_file.write_text(json.dumps(vocabs_to_json(vocabs), ensure_ascii=False))
     else:
-        vocabs = build_vocabs(train, min_word_count=int(cfg["min_word_count"]))
+        vocabs = build_vocabs(train, min_word_count=int(cfg["min_word_count"]),
+                              min_class_count=int(cfg.get("min_class_count", 1)))
+        if cfg["encoder"].get("lang_dim"):
+            vocabs["lang"] = Vocab(sorted(set(train_langs)))
         vocab_file.write_text(json.dumps(vocabs_to_json(vocabs), ensure_ascii=False))
     log.info("%d training sentences; tables: %s", len(train), ", ".join(f"{k} {len(v)}" for k, v in vocabs.items()))
+    if cfg.get("init_from") and start is None:
+        cfg["encoder"] = load_config(Path(cfg["init_from"]))["encoder"]
+        cfg["model"] = load_config(Path(cfg["init_from"])).get("model", {})
     model = Parser(cfg, vocabs)
+    if start is not None:
+        model.load_state_dict(start.state_dict())
+        log.info("starting from the weights of %s", cfg["init_from"])
+        del start
     model.precision = resolve_precision(cfg["precision"])
     enc = model.encoder.transformer
     if enc is not None and not enc.finetune:
         enc.cache = {}
     optimizer = _optimizer(model, cfg)
+    lang_ids = [vocabs["lang"].index[c] for c in train_langs] if "lang" in vocabs else None
     lengths = [len(s.words) for s in train]
-    steps_per_epoch = len(length_batches(lengths, int(cfg["batch_words"])))
+    # epoch_parts = k: an "epoch" is a k-th of a pass over the data, so that tuning and checkpoints come often.
+    parts = max(1, int(cfg.get("epoch_parts", 1)))
+    steps_per_epoch = -(-len(length_batches(lengths, int(cfg["batch_words"]))) // parts)
     total_steps = steps_per_epoch * int(cfg["max_epochs"])
     warmup = int(cfg["warmup_steps"])
 
@@ -134,12 +200,16 @@ def train_parser(config: dict[str, Any], config_path: Path, *, fresh: bool = Fal
             break
         epoch = state["epoch"] + 1
         model.train()
-        batches = length_batches(lengths, int(cfg["batch_words"]), shuffle=True, seed=int(cfg["seed"]) * 1000 + epoch)
+        pass_no, part = divmod(epoch - 1, parts)
+        batches = length_batches(lengths, int(cfg["batch_words"]), shuffle=True,
+                                 seed=int(cfg["seed"]) * 1000 + (epoch if parts == 1 else pass_no + 1))
+        batches = batches[part * steps_per_epoch:(part + 1) * steps_per_epoch]
         t0, total, words = time.time(), 0.0, 0
         done = int(state.get("batch_in_epoch", 0))  # batches of this epoch already trained (mid-epoch resume)
         k = done
         for k, idx in enumerate(progress(batches[done:], f"epoch {epoch}", unit="batch"), done + 1):
-            batch = make_batch(train, idx, vocabs, max_chars=cfg["encoder"]["max_chars"], with_targets=True)
+            batch = make_batch(train, idx, vocabs, max_chars=cfg["encoder"]["max_chars"], with_targets=True,
+                               langs=lang_ids)
             loss = model.loss(model(batch), batch)
             optimizer.zero_grad()
             loss.backward()
@@ -161,7 +231,14 @@ def train_parser(config: dict[str, Any], config_path: Path, *, fresh: bool = Fal
         state["epoch"] = epoch
         state["batch_in_epoch"] = 0
         scores: dict[str, float] = {}
-        if dev_path:
+        if tune and not dev_path:
+            by_lang = evaluate_tune(model, vocabs, cfg, tune, int(cfg.get("tune_max_sentences", 0)))
+            scores = {**macro(by_lang), **{f"{k} {lang}": v[k] for lang, v in by_lang.items() for k in ("LAS", "ELAS")}}
+            for lang, sc in sorted(by_lang.items()):
+                log.info("tune %s: %s", lang, "  ".join(f"{k} {v:.2f}" for k, v in sc.items()))
+            main_score = scores["ELAS"]
+            log.info("tune macro: %s", "  ".join(f"{k} {v:.2f}" for k, v in macro(by_lang).items()))
+        elif dev_path:
             predictor = Predictor(model, vocabs, {**cfg, "graph_mode": "graph"})
             # Select on the better of the graph scorer and the rules over the predicted tree.
             modes = ("graph", "rules") if predictor.enhancer is not None else ("graph",)
@@ -170,6 +247,16 @@ def train_parser(config: dict[str, Any], config_path: Path, *, fresh: bool = Fal
             for mode, sc in by_mode.items():
                 log.info("dev %s: %s", mode, "  ".join(f"{k} {v:.2f}" for k, v in sc.items()))
             main_score = _main_score(scores, has_enhanced)
+            # Extra dev files (e.g. a construction the main dev set lacks) join the selection
+            # score as the mean of every file's main figure.
+            extra_scores = []
+            for entry in extra_dev:
+                sc = evaluate(predictor, entry, ("rules",) if predictor.enhancer is not None else ("graph",))
+                sc = next(iter(sc.values()))
+                log.info("dev %s: %s", describe(entry), "  ".join(f"{k} {v:.2f}" for k, v in sc.items()))
+                extra_scores.append(_main_score(sc, entry["enhanced"]))
+                scores[f"LAS {Path(entry['path']).name}"] = sc["LAS"]
+            main_score = (main_score + sum(extra_scores)) / (1 + len(extra_scores))
         else:
             main_score = float(epoch)
         state["history"].append({"epoch": epoch, "dev": scores, "seconds": round(time.time() - t0)})
@@ -206,8 +293,26 @@ def _package_config(cfg: dict[str, Any]) -> dict[str, Any]:
     return {k: cfg[k] for k in keep if k in cfg}
 
 
+def finish_multilingual(cfg: dict[str, Any], output: Path, state: dict[str, Any], argv: list[str] | None) -> None:
+    """A multilingual package: score each language's whole tuning slice, list the languages, write the card."""
+    model, vocabs, pcfg = load_package(output)
+    torch.set_num_threads(int(cfg["threads"]))
+    _, _, tune = read_split(cfg["train_files"], int(cfg["tune_every"]))
+    by_lang = evaluate_tune(model, vocabs, cfg, tune)
+    for lang, sc in by_lang.items():
+        log.info("tune %s: %s", lang, "  ".join(f"{k} {v:.2f}" for k, v in sc.items()))
+    pcfg.update(graph_mode="rules", relex="rules", languages=vocabs["lang"].items)
+    pcfg.pop("format", None)
+    (output / "config.json").write_text(json.dumps({"format": "eud-parser/1", **pcfg}, indent=2, ensure_ascii=False) + "\n")
+    results = {f"tune {lang}": {"rules": sc} for lang, sc in by_lang.items()}
+    write_card(cfg, output, state, results, "rules", argv)
+
+
 def finish_package(cfg: dict[str, Any], output: Path, state: dict[str, Any], argv: list[str] | None) -> None:
     """Pick the graph mode on dev, score dev and test, write the card."""
+    if cfg.get("tune_every") and not cfg.get("dev"):
+        finish_multilingual(cfg, output, state, argv)
+        return
     model, vocabs, pcfg = load_package(output)
     model.precision = resolve_precision(cfg["precision"])
     torch.set_num_threads(int(cfg["threads"]))
@@ -263,7 +368,10 @@ def write_card(cfg: dict[str, Any], output: Path, state: dict[str, Any], results
         f"# {output.name}", "",
         "An eud neural parser package: UPOS, XPOS, FEATS, lemmas, basic tree and enhanced graph.", "",
         "## Data", "",
-        f"- train: `{Path(cfg['train']).name}`", f"- dev: `{Path(cfg['dev']).name if cfg.get('dev') else '-'}`",
+        *(f"- train: `{describe(e)}`" for e in cfg.get("train_files") or [{"path": cfg["train"]}]),
+        *(f"- starting weights: `{Path(cfg['init_from']).name}`" for _ in [1] if cfg.get("init_from")),
+        *(f"- extra dev (model selection): `{describe(e)}`" for e in cfg.get("extra_dev", [])),
+        f"- dev: `{Path(cfg['dev']).name if cfg.get('dev') else '-'}`",
         f"- test: `{Path(cfg['test']).name if cfg.get('test') else '-'}`", "",
         "## Model", "",
         (f"- encoder: `{enc['type']}` (transformer: {enc.get('transformer') or 'none'}, fine-tuned: "

@@ -1,0 +1,54 @@
+"""Synthetic gapping (eud.gapping_augment) against hand-written expected trees."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from eud.conllu import format_sentence, read_conllu
+from eud.gapping_augment import augment, gappable, promoted
+from eud.nn.data import file_entries, read_entries, strip_enhanced
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def test_gapped_trees_match_the_expected_ones() -> None:
+    # The subject is promoted over the object and the oblique; without a subject the
+    # object is; cc and punct follow the promoted remnant; of three conjuncts the one whose
+    # remnant (home: advmod) has no correlate on the first verb stays whole;
+    # an auxiliary (has eaten) or a different verb (sells/buys) blocks the same-lemma gap.
+    got = list(augment(read_conllu(FIXTURES / "gapping_augment_in.conllu")))
+    expected = list(read_conllu(FIXTURES / "gapping_augment_expected.conllu"))
+    assert [format_sentence(s) for s in got] == [format_sentence(s) for s in expected]
+
+
+def test_any_verb_mode_gaps_different_verbs() -> None:
+    sentences = list(read_conllu(FIXTURES / "gapping_augment_in.conllu"))
+    other = next(s for s in sentences if s.sent_id == "other-verb")
+    assert gappable(other) == []
+    (gapped,) = augment([other], same_lemma=False)
+    assert gapped.text == "Kim sells cars and Lee boats."
+    assert [(w.form, w.head, w.deprel) for w in gapped.words[3:6]] == [
+        ("and", 5, "cc"), ("Lee", 2, "conj"), ("boats", 5, "orphan")]
+
+
+def test_promotion_order_follows_the_guidelines() -> None:
+    sentences = list(read_conllu(FIXTURES / "gapping_augment_in.conllu"))
+    books = next(s for s in sentences if s.sent_id == "books")
+    remnants = [w for w in books.words if w.head == 8 and w.deprel in ("obj", "obl")]
+    assert promoted(remnants).form == "pens"
+
+
+def test_train_entries_strip_deps_and_repeat(tmp_path: Path) -> None:
+    text = "1\tHi\thi\tINTJ\tUH\t_\t0\troot\t0:root|1.1:dep\t_\n1.1\tgo\tgo\tVERB\tVB\t_\t_\t_\t_\t_\n\n"
+    assert strip_enhanced(text) == "1\tHi\thi\tINTJ\tUH\t_\t0\troot\t_\t_\n\n"
+    path = tmp_path / "t.conllu"
+    path.write_text(text)
+    entries = file_entries([{"path": "t.conllu", "repeat": 3, "enhanced": False}], tmp_path, "train")
+    got = read_entries(entries)
+    assert len(got) == 3 and not got[0].enhanced and not got[0].empty_nodes
+    with pytest.raises(ValueError, match="repeat"):
+        file_entries([{"path": "t.conllu", "repeat": 0}], tmp_path, "train")
+    with pytest.raises(ValueError, match="unknown key"):
+        file_entries([{"path": "t.conllu", "oversample": 2}], tmp_path, "train")
