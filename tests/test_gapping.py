@@ -18,7 +18,8 @@ from conftest import needs_shared, shared_files
 
 from eud.conllu import format_sentence, parse_conllu, read_conllu
 from eud.enhance.correlates import BasicTree, align, label_from_form, pair_score
-from eud.enhance.gapping import LANGUAGE_STYLES, Gapping, Style
+from eud.enhance.gapping import Gapping, Style, profile_style
+from eud.enhance.profiles import ProfileError, profile_from_dict
 from eud.graph import Sentence
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -168,12 +169,20 @@ def test_treebanks_no_orphan_or_dep_left() -> None:
 
 
 def test_style_lookup() -> None:
-    """A treebank's own style wins over its language's; unknown codes get the default."""
-    assert Gapping(language="lv_lvtb").style == LANGUAGE_STYLES["lv"]
-    assert Gapping(language="en_ewt").style == LANGUAGE_STYLES["en_ewt"]
-    assert Gapping(language="en_gum").style == LANGUAGE_STYLES["en"]
+    """Styles come from the profiles' [gapping] tables: a treebank's own wins over its language's."""
+    assert Gapping(language="lv_lvtb").style == Style(place="promoted_word")
+    assert Gapping(language="en_ewt").style == Style(place="before_first", punct=False, keep=True)
+    assert Gapping(language="en_gum").style == Style(place="before_first", punct=False, aux=True)
     assert Gapping(language="xx_foo").style == Style()
     assert Gapping().style == Style()
+
+
+def test_profile_style_checks_the_table() -> None:
+    assert profile_style(profile_from_dict({"gapping": {"dash": False}}, "t")) == Style(dash=False)
+    with pytest.raises(ProfileError, match="unknown \\[gapping\\] key"):
+        profile_style(profile_from_dict({"gapping": {"position": "x"}}, "t"))
+    with pytest.raises(ProfileError, match="punct must be a bool"):
+        profile_style(profile_from_dict({"gapping": {"punct": "no"}}, "t"))
 
 
 def _objective(tree: BasicTree, remnants: list, correlates: list, choice: tuple) -> float | None:

@@ -44,9 +44,10 @@ For each word P with ``orphan`` children (the promoted remnant) this rule
   (*Mary met him in Rio and her in London*), and in GUM's style A's
   auxiliaries too.
 
-Treebanks differ in where E goes and which edges move: :data:`LANGUAGE_STYLES`
-holds the conventions measured on the gold data (``Gapping(language="lv")``);
-the default puts E after the first remnant's phrase, as the guidelines'
+Treebanks differ in where E goes and which edges move: the ``[gapping]`` table
+of a language profile (``converters/lv.toml``) holds the conventions measured
+on the gold data as :class:`Style` fields (``Gapping(language="lv")`` reads
+it); the default puts E after the first remnant's phrase, as the guidelines'
 example does.
 
 It cannot handle: ellipsis without ``orphan`` (a single remnant, as in *so did
@@ -75,6 +76,7 @@ from eud.enhance.correlates import (
     label_from_form,
     pos_class,
 )
+from eud.enhance.profiles import Profile, ProfileError, find_profile
 from eud.graph import NodeId, Sentence, Word
 
 # Relations a clause head takes but a nominal does not: these dependents of
@@ -126,18 +128,30 @@ class Style:
     aux: bool = False
 
 
-# Conventions seen in the gold treebanks' dev sets (English: train sets), by
-# treebank or language code (see eval/RESULTS.md); others get the default.
-LANGUAGE_STYLES = {
-    "lv": Style(place="promoted_word"),
-    "uk": Style(dash=False),
-    "nl": Style(place="before_first", punct=False),
-    "sv": Style(place="before_first", punct=False),
-    "fi": Style(place="mirror", keep=True),
-    "en": Style(place="before_first", punct=False, aux=True),
-    "en_ewt": Style(place="before_first", punct=False, keep=True),
-}
 PLACES = ("first_phrase", "first_word", "promoted_word", "before_first", "mirror")
+
+
+def profile_style(profile: Profile) -> Style:
+    """The :class:`Style` a profile's ``[gapping]`` table spells (the default for keys it leaves out)."""
+    known = Style.__dataclass_fields__
+    unknown = sorted(set(profile.gapping) - set(known))
+    if unknown:
+        raise ProfileError(f"{profile.name}: unknown [gapping] key(s) {', '.join(unknown)} (known: {', '.join(known)})")
+    for key, value in profile.gapping.items():
+        if not isinstance(value, type(getattr(Style(), key))):
+            raise ProfileError(f"{profile.name}: [gapping] {key} must be a {type(getattr(Style(), key)).__name__}")
+    return Style(**profile.gapping)  # type: ignore[arg-type]
+
+
+def language_style(code: str | None) -> Style:
+    """The style in the profile of a treebank (``en_ewt``) or language (``lv``) code; the default without one."""
+    if not code:
+        return Style()
+    try:
+        profile = find_profile(code.lower())
+    except ProfileError:
+        return Style()
+    return profile_style(profile)
 
 class Gapping:
     """Enhancer rule: an empty node for each predicate elided under ``orphan``."""
@@ -146,11 +160,10 @@ class Gapping:
 
     def __init__(self, *, copy_of: bool = True, language: str | None = None, style: Style | None = None) -> None:
         self.copy_of = copy_of
-        # An explicit style wins; else the treebank's ("en_ewt"), else the
+        # An explicit style wins; else the treebank's profile ("en_ewt"), else the
         # language's ("lv_lvtb" → "lv"), else the default.
         if style is None:
-            code = (language or "").lower()
-            style = LANGUAGE_STYLES.get(code) or LANGUAGE_STYLES.get(code.partition("_")[0], Style())
+            style = language_style(language)
         if style.place not in PLACES:
             raise ValueError(f"style.place must be one of {', '.join(PLACES)}, not {style.place!r}")
         self.style = style

@@ -16,7 +16,7 @@ from eud.enhance.case_labels import CaseLabels
 from eud.enhance.context import Context, basic_tree_ok, label_ok
 from eud.enhance.control import Control
 from eud.enhance.coordination import Coordination, SharedDependents
-from eud.enhance.gapping import Gapping
+from eud.enhance.gapping import Gapping, profile_style
 from eud.enhance.profiles import Profile
 from eud.enhance.relative import Relative
 from eud.graph import ROOT, EnhancedGraph, Sentence
@@ -58,7 +58,8 @@ class _GappingRule:
     name = "gapping"
 
     def __init__(self, profile: Profile) -> None:
-        self.rule = Gapping(copy_of=True, language=profile.name)
+        # The profile's own [gapping] table, so a profile given as a file (--profile) is obeyed too.
+        self.rule = Gapping(copy_of=True, style=profile_style(profile))
 
     def apply(self, ctx: Context) -> None:
         self.rule.apply(ctx.sentence)

@@ -73,6 +73,9 @@ class Profile:
     object_control: frozenset[str] = frozenset()
     subject_control: frozenset[str] = frozenset()  # keep the subject even with an object ("promise")
     no_control: frozenset[str] = frozenset()  # xcomp heads that do not pass a subject
+    # The [gapping] table: where the gapping rule puts empty nodes and which edges it moves
+    # (keys of eud.enhance.gapping.Style, checked there).
+    gapping: dict[str, object] = field(default_factory=dict)
     source: str = ""
 
 
@@ -140,6 +143,7 @@ def profile_from_dict(data: dict, name: str = "profile") -> Profile:
         object_control=frozenset(words.get("object_control", ())),
         subject_control=frozenset(words.get("subject_control", ())),
         no_control=frozenset(words.get("no_control", ())),
+        gapping=dict(data.get("gapping", {})),
         source=meta.get("source", ""),
     )
     if "rules" in data:
