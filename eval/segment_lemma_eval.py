@@ -65,7 +65,7 @@ def segment_rows(model: Path, treebanks: list[str]) -> list[str]:
     return rows
 
 
-def lemma_rows(model: Path, treebanks: list[str]) -> list[str]:
+def lemma_rows(model: Path, treebanks: list[str], show: int = 0) -> list[str]:
     """Markdown rows: treebank, Lemmas before/after, lexicon coverage, unseen-word accuracy, guard refusals."""
     import torch
 
@@ -99,7 +99,11 @@ def lemma_rows(model: Path, treebanks: list[str]) -> list[str]:
                     unseen += 1
                     unseen_before += pw.lemma == gw.lemma
                     unseen_after += new == gw.lemma
-                    refused += not lemmatizer.plausible(pw.form, apply_script(pw.form, script), pw.upos)
+                    if not lemmatizer.plausible(pw.form, apply_script(pw.form, script), pw.upos):
+                        refused += 1
+                        if refused <= show:
+                            print(f"refused: {pw.form} {pw.upos} classifier {pw.lemma!r} -> {new!r}, gold {gw.lemma!r}",
+                                  file=sys.stderr)
         pct = 100.0 / max(1, n)
         upct = 100.0 / max(1, unseen)
         rows.append(f"| {tb} | `{model}` | {before * pct:.2f} → {after * pct:.2f} | {known * pct:.1f} | "
@@ -114,6 +118,7 @@ def main() -> int:
     parser.add_argument("what", choices=("segment", "lemmas"))
     parser.add_argument("--model", type=Path, required=True, help="segmenter package (segment) or parser package (lemmas)")
     parser.add_argument("--treebank", nargs="+", required=True, help="test sets, e.g. en_ewt en_gum")
+    parser.add_argument("--show", type=int, default=0, help="lemmas: print this many refused guesses to stderr")
     args = parser.parse_args()
     if args.what == "segment":
         print("| test set | package | Tokens F1 | Words F1 | Sentences F1 |\n|---|---|---|---|---|")
@@ -121,7 +126,7 @@ def main() -> int:
     else:
         print("| test set | package | Lemmas | words in lexicon % | Lemmas of unseen words | guard refusals |\n"
               "|---|---|---|---|---|---|")
-        lemma_rows(args.model, args.treebank)
+        lemma_rows(args.model, args.treebank, args.show)
     return 0
 
 

@@ -144,6 +144,15 @@ def test_lexicon_from_fixture(fixtures, tmp_path):
     assert Lemmatizer.load(tmp_path / "nothing") is None
 
 
+def test_multilingual_lexicon_one_table_per_language(fixtures, tmp_path):
+    write_lexicon(tmp_path, read_conllu(fixtures / "segment_train_cs.conllu"), "cs")
+    write_lexicon(tmp_path, read_conllu(fixtures / "segment_train.conllu"), "en")
+    cs, en = Lemmatizer.load(tmp_path, "cs"), Lemmatizer.load(tmp_path, "en")
+    assert cs.known("šel", "VERB") == "jít" and cs.known("n't", "PART") is None
+    assert en.known("n't", "PART") == "not" and en.known("šel", "VERB") is None
+    assert Lemmatizer.load(tmp_path, "sk") is None and Lemmatizer.load(tmp_path) is None
+
+
 # -- multilingual segmenter ------------------------------------------------------
 
 

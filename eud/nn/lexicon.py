@@ -54,10 +54,19 @@ def build_lexicon(sentences: Iterable[Sentence]) -> dict[str, dict[str, str]]:
     return table
 
 
-def write_lexicon(folder: str | Path, sentences: Iterable[Sentence]) -> Path:
-    """Build the lexicon from training sentences and write ``lexicon.json`` into a parser package folder."""
+def write_lexicon(folder: str | Path, sentences: Iterable[Sentence], lang: str | None = None) -> Path:
+    """Build the lexicon from training sentences and write ``lexicon.json`` into a parser package folder.
+
+    A multilingual package keeps one table per language: give ``lang``, and the
+    file's other languages are kept (call once per language).
+    """
     path = Path(folder) / FILE
-    data = {"format": FORMAT, "lexicon": build_lexicon(sentences)}
+    table = build_lexicon(sentences)
+    if lang is None:
+        data: dict = {"format": FORMAT, "lexicon": table}
+    else:
+        old = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+        data = {"format": FORMAT, "languages": {**old.get("languages", {}), lang: table}}
     path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
     return path
 
@@ -95,14 +104,20 @@ class Lemmatizer:
         return table
 
     @classmethod
-    def load(cls, folder: str | Path) -> Lemmatizer | None:
-        """The package's lemmatizer, or None when the package has no ``lexicon.json``."""
+    def load(cls, folder: str | Path, lang: str | None = None) -> Lemmatizer | None:
+        """The package's lemmatizer, or None when the package has no ``lexicon.json`` (or none for ``lang``).
+
+        A multilingual package's file holds one table per language; ``lang`` picks one.
+        """
         path = Path(folder) / FILE
         if not path.is_file():
             return None
         data = json.loads(path.read_text(encoding="utf-8"))
         if data.get("format") != FORMAT:
             raise ValueError(f"{path}: unknown lexicon format {data.get('format')!r}")
+        if "languages" in data:
+            table = data["languages"].get(lang) if lang else None
+            return cls(table) if table is not None else None
         return cls(data["lexicon"])
 
     def known(self, form: str, upos: str) -> str | None:
@@ -157,12 +172,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m eud.nn.lexicon", description=main.__doc__)
     parser.add_argument("package", type=Path, help="parser package folder")
     parser.add_argument("conllu", type=Path, nargs="+", help="training CoNLL-U files (.xz ok)")
+    parser.add_argument("--lang", help="a multilingual package: write this language's table (keeps the others)")
     args = parser.parse_args(argv)
     if not (args.package / "config.json").is_file():
         print(f"{args.package}: not a model package (no config.json)", file=sys.stderr)
         return 2
     try:
-        path = write_lexicon(args.package, (s for p in args.conllu for s in read_conllu(p)))
+        path = write_lexicon(args.package, (s for p in args.conllu for s in read_conllu(p)), args.lang)
     except (OSError, ConlluError) as err:
         print(f"eud lexicon: {err}", file=sys.stderr)
         return 2

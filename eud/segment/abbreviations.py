@@ -22,6 +22,12 @@ sentence end (counted the same way, across sentence boundaries):
   opening bracket and a token starting with a digit (``et al. (2005)``);
 * ``num``: a short capitalised stem (at most ``short_stem`` letters: ``Fig``,
   ``No``, ``Vol``), then a token starting with a digit (``Fig. 3``).
+
+When the model has cut the period off such a stem (``Jan`` ``.``) and the
+treebank mostly writes an abbreviation's period as part of its token
+(``attached_separate`` counts both), the splitter glues it back (``Jan.``).
+
+Rebuild the file for a package: ``python -m eud.segment.abbreviations PACKAGE TRAIN.conllu...``.
 """
 
 from __future__ import annotations
@@ -65,7 +71,7 @@ def context(stem: str, following: list[str], short_stem: int = 4) -> str | None:
     first = following[0]
     if first and unicodedata.category(first[0]) == "Ps" and len(following) > 1 and following[1][:1].isdigit():
         return "cite"
-    if len(stem) <= short_stem and stem[0].isupper() and stem[1:].islower() and first[:1].isdigit():
+    if stem[0].isupper() and stem[1:].islower() and first[:1].isdigit():
         return "num"
     return None
 
