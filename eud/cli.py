@@ -67,6 +67,12 @@ def _agrr() -> Main:
     return main
 
 
+def _serve() -> Main:
+    from eud.commands.serve import main
+
+    return main
+
+
 # name -> (one-line summary, loader of its main)
 COMMANDS: dict[str, tuple[str, Callable[[], Main]]] = {
     "parse": ("raw text or CoNLL-U in, enhanced CoNLL-U out (neural parser)", _parse),
@@ -77,6 +83,7 @@ COMMANDS: dict[str, tuple[str, Callable[[], Main]]] = {
     "profile": ("learn an enhancer language profile from gold data", _profile),
     "train": ("train a parser or segmenter model package", _train),
     "render": ("draw graphs as one self-contained HTML page (--compare marks differences)", _render),
+    "serve": ("HTTP server speaking UDPipe's REST API, plus /enhance, /evaluate, /render", _serve),
     "agrr": ("AGRR-2019 (Russian gapping): answer from eud's empty nodes, or --score answers", _agrr),
 }
 

@@ -1,0 +1,404 @@
+"""The HTTP server behind ``eud serve``: UDPipe 2's REST API, plus /enhance, /evaluate and /render.
+
+An ASGI app (Starlette) that uvicorn runs.  Endpoints take their input the
+way UDPipe's ``/process`` does, as query or form fields (urlencoded or
+multipart), and answer JSON:
+
+* ``GET|POST /process``: ``data``, ``model``, ``tokenizer``, ``tagger``,
+  ``parser``, ``input`` (``conllu``, ``horizontal``, ``vertical``) →
+  ``{"model", "acknowledgements", "result"}``.  As in UDPipe, ``tokenizer``
+  (present, any value) means ``data`` is raw text; without ``tagger`` and
+  ``parser`` the sentences come back segmented but not annotated; with
+  either, eud's joint model predicts every column and the enhanced graph.
+* ``GET /models``: ``{"models": {name: [components]}, "default_model"}``.
+* ``GET /health``: ``{"status": "ok", "loaded", "running", "queued"}``.
+* ``POST /enhance``: ``data`` (CoNLL-U) and ``lang`` → ``result``, the bytes
+  ``eud enhance --lang`` writes.
+* ``POST /evaluate``: ``gold`` and ``system`` (CoNLL-U) → the scores, as
+  ``eud evaluate --json`` gives them for one pair.
+* ``GET|POST /render``: ``data`` (and ``gold`` to compare) → the HTML page
+  ``eud render`` writes.
+
+Parse jobs run in ``workers`` separate processes (each loads a model once, on
+first use, and keeps it), so a crashed worker costs only its own request: the
+pool is rebuilt and the server goes on.  Jobs beyond ``workers + max_queue``
+in flight are refused at once with 503 and ``Retry-After``; a job that takes
+longer than ``timeout`` seconds answers 504.  Requests over ``max_bytes``
+answer 413 before their body is read.  Malformed CoNLL-U answers 400 with the
+line and the problem.  Errors are JSON: ``{"error": message, ...}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import multiprocessing
+import os
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from eud.conllu import ConlluError, format_sentence, parse_conllu
+from eud.models import ModelNotFound, find_model, models_dir, shipped_models
+
+INPUTS = ("conllu", "horizontal", "vertical")
+MB = 1024 * 1024
+
+
+@dataclass
+class ServerConfig:
+    """The limits and models of one server (what ``eud serve``'s options set)."""
+
+    workers: int = 1
+    max_queue: int = 8
+    max_bytes: int = 10 * MB
+    timeout: float = 300.0
+    default_model: str = "en"
+    threads: int = 0  # torch threads per worker; 0: cores / workers
+    allow_paths: bool = False  # may ``model`` name a folder outside the shipped models?
+    preload: list[str] = field(default_factory=list)
+
+
+class ClientError(Exception):
+    """A request the server refuses: HTTP status and the JSON body to send."""
+
+    def __init__(self, status: int, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.body = {"error": message, **extra}
+
+
+# -- the jobs, run in worker processes (module-level so they pickle) ----------
+
+
+def _vertical_to_lines(data: str) -> list[str]:
+    """UDPipe's vertical format (a token a line, a blank line between sentences) as one sentence a line."""
+    lines, tokens = [], []
+    for line in data.splitlines():
+        token = line.strip()
+        if token:
+            tokens.append(token)
+        elif tokens:
+            lines.append(" ".join(tokens))
+            tokens = []
+    if tokens:
+        lines.append(" ".join(tokens))
+    return lines
+
+
+def parse_job(model: str, data: str, mode: str, annotate: bool, threads: int) -> tuple[str, Any]:
+    """Run one /process job in a worker: ``("ok", (model folder name, CoNLL-U))`` or ``("bad", error body)``."""
+    from eud.pipeline import Pipeline
+
+    try:
+        pipe = Pipeline.load(model, threads=threads)
+        if mode == "raw":
+            sentences = list(pipe.segmenter.segment(data))
+        elif mode == "conllu":
+            sentences = parse_conllu(data, name="data")
+        else:
+            from eud.segment import read_tokenized
+
+            lines = _vertical_to_lines(data) if mode == "vertical" else data.splitlines()
+            sentences = list(read_tokenized(lines))
+        if annotate and sentences:
+            pipe.parse_sentences(sentences)
+        return "ok", (pipe.folder.name, "".join(format_sentence(s) for s in sentences))
+    except ConlluError as err:
+        return "bad", {"error": str(err), "line": err.line, "problem": err.message}
+    except (ModelNotFound, ValueError) as err:
+        return "bad", {"error": str(err)}
+
+
+# -- the app --------------------------------------------------------------------
+
+
+class Server:
+    """The app's state: config, the worker pool and the admission counter."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.in_flight = 0
+        self.running = 0
+        self.loaded: set[str] = set()
+        self.started = time.time()
+        self.threads = config.threads or max(1, (os.cpu_count() or 1) // max(1, config.workers))
+        self.pool: ProcessPoolExecutor | None = None
+        self.restarts = 0
+
+    def start(self) -> None:
+        """Start the worker processes (spawned, so torch never meets a fork)."""
+        context = multiprocessing.get_context("spawn")
+        self.pool = ProcessPoolExecutor(max_workers=self.config.workers, mp_context=context)
+
+    def stop(self) -> None:
+        """Stop the workers."""
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = None
+
+    def restart(self) -> None:
+        """Replace a broken pool by fresh workers (their models load again on first use)."""
+        self.stop()
+        self.loaded.clear()
+        self.restarts += 1
+        self.start()
+
+    def resolve_model(self, name: str) -> str:
+        """The model folder for a request's ``model`` field, refusing paths unless allowed."""
+        name = name.strip() or self.config.default_model
+        try:
+            folder = find_model(name)
+        except ModelNotFound as err:
+            raise ClientError(400, str(err)) from None
+        if not self.config.allow_paths and folder.resolve().parent != models_dir().resolve() \
+                and name not in self.config.preload:
+            raise ClientError(400, f"{name}: only shipped models are served (start with --allow-model-paths "
+                                   "or --model to serve a folder)")
+        return str(folder)
+
+    async def admit(self, job: Callable[[], Awaitable[Any]]) -> Any:
+        """Run a job if there is room in the queue, else refuse it with 503 and Retry-After."""
+        if self.in_flight >= self.config.workers + self.config.max_queue:
+            raise ClientError(503, f"the server is busy ({self.in_flight} jobs in flight, limit "
+                                   f"{self.config.workers + self.config.max_queue}); retry later", retry_after=2)
+        self.in_flight += 1
+        try:
+            return await asyncio.wait_for(job(), timeout=self.config.timeout)
+        except TimeoutError:
+            raise ClientError(504, f"the job took longer than {self.config.timeout:g} s") from None
+        finally:
+            self.in_flight -= 1
+
+    async def run_parse(self, model: str, data: str, mode: str, annotate: bool) -> tuple[str, str]:
+        """One parse job in the worker pool; a dead worker gives a 500 and a fresh pool."""
+        self.running += 1
+        try:
+            try:
+                future = self.pool.submit(parse_job, model, data, mode, annotate, self.threads)
+            except BrokenProcessPool:  # a worker died between requests: start fresh ones, then submit
+                self.restart()
+                future = self.pool.submit(parse_job, model, data, mode, annotate, self.threads)
+            pool = self.pool
+            try:
+                status, value = await asyncio.wrap_future(future)
+            except BrokenProcessPool:
+                if self.pool is pool:  # the first request to notice restarts the workers
+                    self.restart()
+                raise ClientError(500, "a parse worker died during this request; the workers were restarted") \
+                    from None
+        finally:
+            self.running -= 1
+        if status == "bad":
+            raise ClientError(400, value.pop("error"), **value)
+        self.loaded.add(value[0])
+        return value
+
+
+async def fields(request: Request, max_bytes: int) -> dict[str, str]:
+    """Query and form fields of a request as strings (uploaded files are read as UTF-8 text)."""
+    out: dict[str, str] = dict(request.query_params)
+    if request.method == "POST":
+        content_type = request.headers.get("content-type", "")
+        if content_type.startswith("multipart/form-data"):
+            form = await request.form(max_part_size=max_bytes)
+        elif content_type.startswith("application/x-www-form-urlencoded"):
+            form = await request.form()
+        else:
+            form = None
+        if form is not None:
+            for key, value in form.multi_items():
+                if isinstance(value, str):
+                    out[key] = value
+                else:
+                    raw = await value.read()
+                    try:
+                        out[key] = raw.decode("utf-8")
+                    except UnicodeDecodeError as err:
+                        raise ClientError(400, f"field {key}: not UTF-8 ({err.reason} at byte {err.start})") from None
+            await form.close()
+    return out
+
+
+def _need(values: dict[str, str], name: str) -> str:
+    if name not in values:
+        raise ClientError(400, f"missing field {name!r}")
+    return values[name]
+
+
+def _conllu(text: str, name: str) -> list:
+    try:
+        return parse_conllu(text, name=name)
+    except ConlluError as err:
+        raise ClientError(400, str(err), line=err.line, problem=err.message) from None
+
+
+def create_app(config: ServerConfig | None = None) -> Starlette:
+    """The ASGI app for a config (uvicorn runs it; tests may too)."""
+    from eud import __version__
+
+    server = Server(config or ServerConfig())
+    limit = server.config.max_bytes
+
+    def endpoint(handler: Callable[[Request, dict[str, str]], Awaitable[Response]]) -> Callable:
+        async def run(request: Request) -> Response:
+            try:
+                return await handler(request, await fields(request, limit))
+            except ClientError as err:
+                headers = {"Retry-After": str(err.body.pop("retry_after"))} if "retry_after" in err.body else None
+                return JSONResponse(err.body, status_code=err.status, headers=headers)
+            except Exception as err:  # noqa: BLE001  (a bug must not kill the server: it answers 500)
+                return JSONResponse({"error": f"internal error: {type(err).__name__}: {err}"}, status_code=500)
+
+        return run
+
+    async def process(request: Request, values: dict[str, str]) -> Response:
+        data = _need(values, "data")
+        mode = "raw" if "tokenizer" in values else values.get("input", "conllu")
+        if mode not in INPUTS + ("raw",):
+            raise ClientError(400, f"input={mode!r}: use one of {', '.join(INPUTS)} (or give tokenizer)")
+        if values.get("output", "conllu") != "conllu":
+            raise ClientError(400, "only output=conllu is supported")
+        if mode == "conllu":
+            _conllu(data, "data")  # refuse bad input here, before it takes a worker
+        model = server.resolve_model(values.get("model", ""))
+        annotate = "tagger" in values or "parser" in values
+        name, result = await server.admit(lambda: server.run_parse(model, data, mode, annotate))
+        thanks = f"eud {__version__}: enhanced Universal Dependencies; model card: models/{name}/MODEL.md"
+        return JSONResponse({"model": name, "acknowledgements": [thanks], "result": result})
+
+    async def enhance(request: Request, values: dict[str, str]) -> Response:
+        data, lang = _need(values, "data"), _need(values, "lang")
+        from eud.enhance.profiles import ProfileError
+        from eud.pipeline import enhancer
+
+        try:
+            rules = enhancer(lang)
+        except ProfileError as err:
+            raise ClientError(400, str(err)) from None
+
+        def run() -> str:
+            return "".join(format_sentence(rules.enhance(s)) for s in _conllu(data, "data"))
+
+        result = await server.admit(lambda: asyncio.to_thread(run))
+        return JSONResponse({"lang": lang, "result": result})
+
+    async def evaluate(request: Request, values: dict[str, str]) -> Response:
+        gold, system = _need(values, "gold"), _need(values, "system")
+        from eud.evaluate import ScoringError, evaluate_sentences
+
+        def run() -> dict:
+            try:
+                return evaluate_sentences(_conllu(gold, "gold"), _conllu(system, "system")).to_dict()
+            except ScoringError as err:
+                raise ClientError(400, str(err)) from None
+
+        return JSONResponse(await server.admit(lambda: asyncio.to_thread(run)))
+
+    async def render(request: Request, values: dict[str, str]) -> Response:
+        data = _need(values, "data")
+        gold = values.get("gold")
+        from eud.render import render_page
+
+        def run() -> str:
+            try:
+                return render_page(_conllu(data, "data"), _conllu(gold, "gold") if gold else None,
+                                   title=values.get("title", "eud"))
+            except ValueError as err:
+                if isinstance(err, ConlluError):
+                    raise
+                raise ClientError(400, str(err)) from None
+
+        return HTMLResponse(await server.admit(lambda: asyncio.to_thread(run)))
+
+    async def models(request: Request, values: dict[str, str]) -> Response:
+        shipped = shipped_models()
+        listing = {name: ["tokenizer", "tagger", "parser"] if (models_dir() / name / "segmenter").is_dir()
+                   else ["tagger", "parser"] for name in shipped}
+        default = find_model(server.config.default_model).name if shipped else None
+        return JSONResponse({"models": listing, "languages": shipped, "default_model": default})
+
+    async def health(request: Request, values: dict[str, str]) -> Response:
+        return JSONResponse({"status": "ok", "version": __version__, "loaded": sorted(server.loaded),
+                             "in_flight": server.in_flight, "restarts": server.restarts, "running": server.running,
+                             "workers": server.config.workers, "max_queue": server.config.max_queue,
+                             "uptime_s": round(time.time() - server.started, 1)})
+
+    routes = [
+        Route("/process", endpoint(process), methods=["GET", "POST"]),
+        Route("/models", endpoint(models), methods=["GET"]),
+        Route("/health", endpoint(health), methods=["GET"]),
+        Route("/enhance", endpoint(enhance), methods=["GET", "POST"]),
+        Route("/evaluate", endpoint(evaluate), methods=["POST"]),
+        Route("/render", endpoint(render), methods=["GET", "POST"]),
+    ]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        server.start()
+        for name in server.config.preload:  # load now, so the first request does not wait
+            await server.run_parse(server.resolve_model(name), "", "conllu", True)
+        yield
+        server.stop()
+
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.server = server
+    return SizeLimit(app, limit)
+
+
+class SizeLimit:
+    """ASGI middleware: 413 for a request whose body (declared or streamed) or query string exceeds ``limit`` bytes."""
+
+    def __init__(self, app: Any, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if len(scope.get("query_string", b"")) > self.limit or (declared and declared.isdigit()
+                                                                and int(declared) > self.limit):
+            await self._refuse(send)
+            return
+        # Read the body here (it is at most ``limit`` bytes), so that a chunked upload is refused at the limit too.
+        chunks, seen = [], 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            chunks.append(message.get("body", b""))
+            seen += len(chunks[-1])
+            if seen > self.limit:
+                await self._refuse(send)
+                return
+            if not message.get("more_body"):
+                break
+        replayed = False
+
+        async def replay() -> dict:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, send: Callable) -> None:
+        body = json.dumps({"error": f"request larger than {self.limit} bytes (--max-bytes)"}).encode()
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                                (b"connection", b"close")]})
+        await send({"type": "http.response.body", "body": body})
+
