@@ -20,6 +20,7 @@ uniqueness test must remember.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator
 from types import SimpleNamespace
 
@@ -32,6 +33,13 @@ from eud.validate.checks import Problem
 LEVELS = (1, 2)
 
 
+@functools.cache
+def validator(level: int) -> Validator:
+    """udtools' validator for ``--lang ud`` at ``level``, silent; loading its data takes half a second, so once."""
+    # All per-run memory lives in a State, so one Validator serves every run.
+    return Validator(lang="ud", level=level, output=None, max_store=0)
+
+
 class OfficialChecks:
     """udvalidate's checks up to ``level`` (1 or 2, language-independent ``--lang ud``) over one run of files."""
 
@@ -39,7 +47,7 @@ class OfficialChecks:
         if level not in LEVELS:
             raise ValueError(f"level must be 1 or 2, not {level}")
         self.level = level
-        self.validator = Validator(lang="ud", level=level, output=None, max_store=0)
+        self.validator = validator(level)
         self.state = State()
 
     def _drain(self) -> list[Problem]:
