@@ -268,7 +268,11 @@ class Sentence:
     # -- ids and lookup -------------------------------------------------
 
     def word(self, i: int) -> Word:
-        """Word ``i`` (1-based, as in the file)."""
+        """Word ``i`` (1-based, as in the file); IndexError naming the valid range otherwise."""
+        # Checked, because words[i - 1] would quietly give the last word for i = 0.
+        if not 1 <= i <= len(self.words):
+            where = f"sentence {self.sent_id}" if self.sent_id else "this sentence"
+            raise IndexError(f"no word {i}: {where} has words 1..{len(self.words)}")
         return self.words[i - 1]
 
     def node(self, node: NodeId) -> Word | EmptyNode:
