@@ -11,9 +11,11 @@ whether ``eud validate`` and ``udvalidate`` agree on whatever the fault causes.
 
 from __future__ import annotations
 
+import lzma
 import random
 import unicodedata
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 Block = list[str]
 Fault = Callable[[Block, random.Random, list[Block]], Block | None]
@@ -28,6 +30,12 @@ def split_blocks(text: str) -> list[Block]:
             blocks.append(block)
             block = []
     return blocks
+
+
+def read_text(path: str | Path) -> str:
+    """A (possibly .xz) file's text."""
+    with (lzma.open(path, "rt", encoding="utf-8") if str(path).endswith(".xz") else open(path, encoding="utf-8")) as f:
+        return f.read()
 
 
 def join_blocks(blocks: list[Block]) -> str:
@@ -464,7 +472,7 @@ def udvalidate_command_verdict(path: str, level: int = 2) -> Verdict:
 
     done = subprocess.run(
         ["udvalidate", "--lang", "ud", "--level", str(level), "--max-err", "0", path],
-        capture_output=True, text=True, errors="replace",
+        capture_output=True, text=True, errors="replace", check=False,
     )  # fmt: skip
     if "UnicodeDecodeError" in done.stderr:
         return False, "<invalid-utf8>"

@@ -109,7 +109,7 @@ def test_command_line(fixtures, tmp_path, capsys):
     assert first.deps((1, 0)) == "2:nsubj|4:nsubj:xsubj|6:nsubj:xsubj"
     assert main([str(fixtures / "enhance_control.conllu"), "--lang", "xx"]) == 2
     assert "no profile for 'xx'" in capsys.readouterr().err
-    assert main([str(tmp_path / "missing.conllu"), "--lang", "en"]) == 1
+    assert main([str(tmp_path / "missing.conllu"), "--lang", "en"]) == 2  # a missing input is a usage error
     err = capsys.readouterr().err
     assert "missing.conllu" in err and "Traceback" not in err
 

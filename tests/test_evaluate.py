@@ -141,7 +141,7 @@ def test_texts_that_differ_are_a_one_line_error(pair, tmp_path, capsys):
 
 
 def test_bad_input_errors(pair, tmp_path, capsys):
-    assert main([str(pair[0]), str(tmp_path / "missing.conllu")]) == 1
+    assert main([str(pair[0]), str(tmp_path / "missing.conllu")]) == 2  # a missing input is a usage error
     assert "missing.conllu" in capsys.readouterr().err
     broken = tmp_path / "broken.conllu"
     broken.write_text("# sent_id = x\n1\tA\tA\tX\t_\t_\t0\troot\n\n")

@@ -39,6 +39,6 @@ def test_learns_case_suffixes(fixtures, tmp_path):
 
 
 def test_missing_file_is_a_one_line_error(tmp_path, capsys):
-    assert main(["learn", str(tmp_path / "nope.conllu"), "-o", str(tmp_path / "x.toml")]) == 1
+    assert main(["learn", str(tmp_path / "nope.conllu"), "-o", str(tmp_path / "x.toml")]) == 2  # a missing input is a usage error
     err = capsys.readouterr().err
     assert "nope.conllu" in err and "Traceback" not in err

@@ -1,20 +1,33 @@
-"""The error message every subcommand prints for input or output it cannot read or write."""
+"""The exit codes and the error message every subcommand uses for input or output it cannot read or write.
+
+One convention for every ``eud`` subcommand (:data:`EXIT_CODES`): 0 ok, 1 the
+input is invalid or problems were found, 2 a usage error, which includes a
+missing input file (argparse exits 2 for the rest).
+"""
 
 from __future__ import annotations
 
 import sys
 
+OK, PROBLEMS, USAGE = 0, 1, 2
+
+EXIT_CODES = """\
+exit status (every command): 0 ok; 1 invalid input or problems found (the
+message names file, line and problem); 2 usage error, including a missing
+input file.  Files given with -o appear only when the command succeeds."""
+
 
 def input_error(prog: str, err: Exception, name: str | None = None) -> int:
-    """Print a subcommand's one-line error for unreadable input or output and return exit code 1.
+    """Print a subcommand's one-line error for unreadable input or output and return its exit code.
 
     ``OSError`` is shown as ``file: reason`` (``name`` stands in when the error
-    names no file); anything else (``ConlluError`` and friends already name
-    file and line) is shown as is.
+    names no file); a file that does not exist is a usage error (2), anything
+    else 1.  Other errors (``ConlluError`` and friends already name file and
+    line) are shown as they are, with 1.
     """
     if isinstance(err, OSError):
         message = f"{err.filename or name}: {err.strerror}"
     else:
         message = str(err)
     print(f"{prog}: {message}", file=sys.stderr)
-    return 1
+    return USAGE if isinstance(err, FileNotFoundError) else PROBLEMS

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 import textwrap
 from pathlib import Path
 
+from eud.atomic import write_text_atomically
 from eud.commands.errors import input_error
 from eud.conllu import ConlluError, read_conllu
 from eud.profile import Counts, build, count
@@ -45,8 +45,8 @@ def main(argv: list[str] | None = None) -> int:
         return input_error("eud profile", err)
     name = args.name or (Path(args.output).stem if args.output != "-" else "profile")
     text = build(counts, name, args.gold)
-    if args.output == "-":
-        sys.stdout.write(text)
-    else:
-        Path(args.output).write_text(text, encoding="utf-8")
+    try:
+        write_text_atomically(args.output, text)
+    except OSError as err:
+        return input_error("eud profile", err, args.output)
     return 0

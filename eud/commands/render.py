@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 
+from eud.atomic import write_text_atomically
 from eud.commands.errors import input_error
 from eud.conllu import ConlluError, read_conllu
 
@@ -67,15 +68,5 @@ def _read(path: str, first: int | None) -> list:
 
 
 def _write(page: str, output: str) -> None:
-    """Write the page whole or not at all: a temporary file beside the target, then a rename."""
-    if output == "-":
-        sys.stdout.write(page)
-        return
-    tmp = f"{output}.tmp{os.getpid()}"
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(page)
-        os.replace(tmp, output)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    """Write the page whole or not at all (see eud.atomic)."""
+    write_text_atomically(output, page)
