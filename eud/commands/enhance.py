@@ -6,6 +6,8 @@ import argparse
 import sys
 import textwrap
 
+from eud.commands.cluster import HELP as CLUSTER_HELP
+from eud.commands.cluster import add_cluster_options, run_on_cluster, wants_cluster
 from eud.commands.errors import input_error
 from eud.conllu import ConlluError, read_conllu, write_conllu
 from eud.enhance.pipeline import Enhancer
@@ -40,7 +42,12 @@ def main(argv: list[str] | None = None) -> int:
     group.add_argument("--lang", help="language or treebank code, e.g. en, cs_cac")
     group.add_argument("--profile", help="a profile TOML file")
     parser.add_argument("--no-repair", action="store_true", help="skip the validator's repair step")
+    add_cluster_options(parser, chunk=True)
+    parser.epilog += "\n" + CLUSTER_HELP
     args = parser.parse_args(argv)
+    if wants_cluster(args):
+        return run_on_cluster("eud enhance", args, args.chunk, kind="enhance", lang=args.lang, profile=args.profile,
+                              repair=not args.no_repair)
     try:
         profile = load_profile(args.profile) if args.profile else find_profile(args.lang)
     except ProfileError as err:

@@ -16,6 +16,8 @@ import time
 from pathlib import Path
 from typing import IO
 
+from eud.commands.cluster import HELP as CLUSTER_HELP
+from eud.commands.cluster import add_cluster_options, run_on_cluster, wants_cluster
 from eud.conllu import ConlluError, format_sentence, open_text
 from eud.pipeline import FORMATS, chunked, guess_format
 from eud.progress import progress
@@ -52,7 +54,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--errors", choices=("strict", "replace"), default="strict",
                     help="invalid UTF-8 in text input: stop with the byte offset (strict) or use U+FFFD (replace)")
     ap.add_argument("-q", "--quiet", action="store_true", help="no timing summary on stderr")
+    add_cluster_options(ap)
+    ap.epilog += "\n" + CLUSTER_HELP
     args = ap.parse_args(argv)
+    if wants_cluster(args):
+        # One torch thread per local worker: the workers share the cores.
+        threads = args.threads or (max(1, (os.cpu_count() or 1) // args.workers) if args.workers else 0)
+        options = (("graph_mode", args.graph_mode), ("batch_words", args.batch_words), ("precision", args.precision),
+                   ("threads", threads))
+        lang = getattr(args, "lang", None)
+        return run_on_cluster("eud parse", args, args.chunk, kind="parse", model=args.model or lang or "", lang=lang,
+                              input_format=args.input_format, options=options, errors=args.errors)
     if not Path(args.model).is_dir():
         print(f"eud parse: {args.model}: no such model folder", file=sys.stderr)
         return 2
