@@ -14,6 +14,7 @@ reported: how many words the lexicon knew, accuracy on the unseen ones before
 and after, and how many classifier outputs the guard refused.
 
     python eval/segment_lemma_eval.py segment --model models/en_ewt/segmenter --treebank en_ewt en_gum
+    python eval/segment_lemma_eval.py segment --segmenters models/segmenters
     python eval/segment_lemma_eval.py lemmas --model models/en_ewt --treebank en_ewt en_gum
 """
 
@@ -31,6 +32,15 @@ sys.path.insert(0, str(HERE.parent))
 from segment_eval import SHARED, raw_text, score, with_placeholder_tree
 
 from eud.conllu import read_conllu, write_conllu
+
+
+# Issue 11's test sets per language (en is scored with models/en_ewt/segmenter).
+TEST_SETS = {
+    "bg": ["bg_btb"], "cs": ["cs_cac", "cs_fictree"], "nl": ["nl_alpino", "nl_lassysmall"], "et": ["et_ewt", "et_edt"],
+    "fi": ["fi_tdt"], "fr": ["fr_sequoia", "fr_fqb"], "it": ["it_isdt"], "lv": ["lv_lvtb"], "lt": ["lt_alksnis"],
+    "pl": ["pl_lfg", "pl_pdb"], "ru": ["ru_taiga", "ru_gsd", "ru_poetry"], "sk": ["sk_snk"],
+    "sv": ["sv_talbanken", "sv_lines"], "ta": ["ta_ttb"], "uk": ["uk_iu"],
+}
 
 
 def test_file(treebank: str) -> Path:
@@ -116,13 +126,20 @@ def main() -> int:
     """Print the before/after table rows for a segmenter or a parser package."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("what", choices=("segment", "lemmas"))
-    parser.add_argument("--model", type=Path, required=True, help="segmenter package (segment) or parser package (lemmas)")
-    parser.add_argument("--treebank", nargs="+", required=True, help="test sets, e.g. en_ewt en_gum")
+    parser.add_argument("--model", type=Path, help="segmenter package (segment) or parser package (lemmas)")
+    parser.add_argument("--treebank", nargs="+", help="test sets, e.g. en_ewt en_gum")
+    parser.add_argument("--segmenters", type=Path, help="segment: a folder of per-language segmenters "
+                        "(models/segmenters), each scored on its language's test sets")
     parser.add_argument("--show", type=int, default=0, help="lemmas: print this many refused guesses to stderr")
     args = parser.parse_args()
     if args.what == "segment":
         print("| test set | package | Tokens F1 | Words F1 | Sentences F1 |\n|---|---|---|---|---|")
-        segment_rows(args.model, args.treebank)
+        if args.segmenters:
+            for lang, treebanks in TEST_SETS.items():
+                if (args.segmenters / lang).is_dir():
+                    segment_rows(args.segmenters / lang, treebanks)
+        else:
+            segment_rows(args.model, args.treebank)
     else:
         print("| test set | package | Lemmas | words in lexicon % | Lemmas of unseen words | guard refusals |\n"
               "|---|---|---|---|---|---|")

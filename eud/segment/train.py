@@ -39,7 +39,7 @@ from safetensors.torch import load_file, save_file
 from eud.graph import Sentence
 from eud.progress import progress
 from eud.segment.abbreviations import Abbreviations
-from eud.segment.data import Paragraph, paragraphs, read_paragraphs
+from eud.segment.data import SENT_MWT, TOKEN_MWT, Paragraph, paragraphs, read_paragraphs
 from eud.segment.model import BREAK, CharSegmenter, Vocab
 
 DEFAULTS = {
@@ -246,6 +246,9 @@ def _train(config: dict, config_path: Path) -> None:
     def write() -> None:
         _save_all(out, model, vocab, settings, corpora, extras)
 
+    # Languages whose tuning slice has multiword tokens: elsewhere one false alarm swings F1 from 100 to 0.
+    with_mwt = {c.lang or "" for c in corpora if any(x in (TOKEN_MWT, SENT_MWT) for p in c.dev for x in p.labels)}
+
     ckpt = _resolve(cfg, config_path, "checkpoint") if cfg.get("checkpoint") else out / "checkpoint"
     state = {"epoch": 0, "best": -1.0, "best_epoch": 0, "history": [], "stale": 0}
     if cfg["resume"] and (ckpt / "state.json").exists():
@@ -254,6 +257,9 @@ def _train(config: dict, config_path: Path) -> None:
         optimizer.load_state_dict(torch.load(ckpt / "optimizer.pt", weights_only=True))
         rng.setstate(_rng_state(state["rng"]))
         print(f"segmenter: resuming after epoch {state['epoch']}", file=sys.stderr)
+        if langs:
+            for entry in state["history"]:
+                entry.update(_macro(entry["langs"], with_mwt))
         _rescore(state, write)
     ckpt.mkdir(parents=True, exist_ok=True)
     started = time.time()
@@ -278,7 +284,7 @@ def _train(config: dict, config_path: Path) -> None:
                 break
         per_lang = {c.lang or "": evaluate_chars(model, vocab, c.dev, n if langs else None)
                     for n, c in enumerate(corpora)}
-        scores = {k: sum(s[k] for s in per_lang.values()) / len(per_lang) for k in ("tokens", "sentences", "mwt")}
+        scores = _macro(per_lang, with_mwt)
         score = selection_score(scores)
         state["epoch"] = epoch
         entry = {"epoch": epoch, "loss": total / max(1, steps), **scores}
@@ -324,6 +330,14 @@ def _save_all(out: Path, model: CharSegmenter, vocab: Vocab, settings: dict, cor
         (folder / "config.json").write_text(json.dumps(local, indent=2) + "\n", encoding="utf-8")
         (folder / "mwt.json").write_text(json.dumps(mwt_json, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
         abbreviations.save(folder)
+
+
+def _macro(per_lang: dict[str, dict[str, float]], with_mwt: set[str]) -> dict[str, float]:
+    """Average F1 over languages; multiword tokens only over languages that have some."""
+    mwt = [s["mwt"] for lang, s in per_lang.items() if lang in with_mwt]
+    return {"tokens": sum(s["tokens"] for s in per_lang.values()) / len(per_lang),
+            "sentences": sum(s["sentences"] for s in per_lang.values()) / len(per_lang),
+            "mwt": sum(mwt) / len(mwt) if mwt else 100.0}
 
 
 def selection_score(scores: dict[str, float]) -> float:
