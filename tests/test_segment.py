@@ -18,6 +18,7 @@ from eud.segment.data import NONE, SENT, SENT_MWT, TOKEN, TOKEN_MWT, read_paragr
 from eud.segment.model import CharSegmenter, Vocab
 from eud.segment.mwt import MwtExpander
 from eud.segment.segmenter import Segmenter
+from eud.segment.text import clean_text
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -36,7 +37,8 @@ def surface_chars(sentences) -> str:
 
 
 def non_space(text: str) -> str:
-    return "".join(text.split())
+    # The characters docs/text_hygiene.md lists are dropped (and the text put in NFC) before segmenting.
+    return "".join(clean_text(text).split())
 
 
 # -- labels ---------------------------------------------------------------

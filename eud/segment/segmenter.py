@@ -32,7 +32,7 @@ from eud.segment.abbreviations import Abbreviations
 from eud.segment.data import normalise_space
 from eud.segment.model import CharSegmenter, Vocab, predict_many
 from eud.segment.mwt import MwtExpander
-from eud.segment.text import split_paragraphs
+from eud.segment.text import clean_text, split_paragraphs
 
 BLOCK_CHARS = 20000
 
@@ -107,6 +107,8 @@ class Segmenter:
     def segment(self, text: str | Iterable[str], *, doc_id: str | None = None) -> Iterator[Sentence]:
         """Sentences of a text (paragraphs split at blank lines) or of an iterable of paragraphs."""
         paras = split_paragraphs(text) if isinstance(text, str) else text
+        # Wherever the text came from, what the output can carry is decided here (see clean_text).
+        paras = (cleaned for cleaned in map(clean_text, paras) if cleaned.strip())
         last_par = -1
         for count, (par, tokens) in enumerate(self._sentences(paras), 1):
             comments = []

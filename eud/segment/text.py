@@ -2,8 +2,14 @@
 
 Paragraphs are separated by blank lines (lines of only whitespace).  The input
 is UTF-8 (a UTF-8 byte order mark is dropped); a UTF-16 file is recognised by
-its byte order mark.  Line ends may be ``\\n``, ``\\r\\n`` or ``\\r``.  Control
-characters are kept: the segmenter keeps every non-whitespace character.
+its byte order mark.  Line ends may be ``\\n``, ``\\r\\n`` or ``\\r``.
+
+:func:`clean_text` is applied to every text the segmenter reads, so that no
+FORM or ``# text`` it writes is one udvalidate rejects or a CoNLL-U reader
+splits: the characters listed in docs/text_hygiene.md are dropped (controls,
+NUL, lone surrogates, BOM, zero-width space, U+FFFD), other spaces (tab, NBSP,
+ideographic space...) become U+0020, and the text is put in NFC.  Every other
+character comes through unchanged.
 
 Invalid UTF-8 either stops reading with a :class:`TextError` naming the byte
 offset (``errors="strict"``) or becomes U+FFFD (``errors="replace"``), as
@@ -17,10 +23,31 @@ import codecs
 import io
 import os
 import sys
+import unicodedata
 from collections.abc import Iterable, Iterator
 from typing import IO
 
 TextSource = str | os.PathLike | IO[bytes] | IO[str]
+
+
+# Dropped: C0/C1 controls other than the whitespace ones, lone surrogates, BOM /
+# zero-width no-break space, zero-width space, word joiner, and U+FFFD (what
+# errors="replace" makes of bad bytes; udvalidate rejects it as invalid-utf).
+_DROP = [c for c in range(0x20) if c not in (0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x1F)]
+_DROP += [c for c in range(0x7F, 0xA0) if c != 0x85]
+_DROP += list(range(0xD800, 0xE000)) + [0xFEFF, 0x200B, 0x2060, 0xFFFD]
+# Turned into a plain space: the other whitespace (tab, vertical tab, form feed,
+# information separators, NEL, line/paragraph separators, and the Zs spaces).
+_SPACE = [0x09, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x1F, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029,
+          0x202F, 0x205F, 0x3000]  # fmt: skip
+_HYGIENE = {**dict.fromkeys(_DROP), **dict.fromkeys(_SPACE, " ")}
+DROPPED = frozenset(chr(c) for c in _DROP)
+
+
+def clean_text(text: str) -> str:
+    """Text safe for FORM and ``# text``: unsafe characters dropped, odd spaces made plain, NFC."""
+    cleaned = text.translate(_HYGIENE)
+    return cleaned if cleaned.isascii() else unicodedata.normalize("NFC", cleaned)
 
 
 class TextError(ValueError):
