@@ -36,18 +36,39 @@ compared with the gold ones, uncollapsed:
 * **lemma** — matched empty nodes whose LEMMA and UPOS equal the gold's.
 * **dep** — how many of the rule's outgoing empty-node edges are ``dep``.
 
+``--gapping-corpus`` scores instead against the GAPPING corpus of Schuster,
+Nivre & Manning (2018) (``../shared/data/gapping``), whose gold enhanced
+graphs are partial (about a fifth of the words have DEPS ``_``) and carry no
+case subtypes, so only what passes through empty nodes is compared:
+
+* **gap-edge P/R/F1** — both graphs collapsed as ``eud collapse`` does; every
+  DEPS entry whose path label runs through an empty node (``conj>obj``)
+  becomes a (dependent, head, path) triple with each path segment cut to its
+  universal part; micro P/R/F1 over the corpus.
+* **found** — of the gold sentences with an empty node, the share in which
+  the system made one too.
+* **false alarms** — en_ewt test sentences without a gold empty node in which
+  the system made one.
+
+It scores the enhancer on the gold orphan trees (DEPS stripped) and, with
+``--model``, the parser end to end from the gold tokens (``eud parse``).
+
 Examples::
 
     python eval/gapping_benchmark.py                # dev and test, every treebank
     python eval/gapping_benchmark.py --split dev --treebank lv_lvtb en_ewt
     python eval/gapping_benchmark.py --show 5 --treebank et_edt --split dev
     python eval/gapping_benchmark.py --pipeline     # the whole enhancer, full labels
+    python eval/gapping_benchmark.py --gapping-corpus --split dev --model models/en_ewt
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -55,13 +76,15 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from eud.conllu import read_conllu
+from eud.collapse import collapsed_edges
+from eud.conllu import open_text, parse_conllu, read_conllu
 from eud.enhance.gapping import Gapping
 from eud.graph import NodeId, Sentence
 from eud.progress import progress
 
 TREEBANKS = ["en_ewt", "en_gum", "lv_lvtb", "nl_lassysmall", "nl_alpino", "et_edt", "et_ewt", "fi_tdt", "cs_cac", "cs_fictree", "sv_talbanken", "sk_snk", "uk_iu", "it_isdt"]
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "ud"
+GAPPING_DATA = REPO.parent / "shared" / "data" / "gapping"
 
 
 def univ(label: str) -> str:
@@ -198,6 +221,107 @@ def run(path: Path, rule: Gapping, enhancer: object | None, shown: int) -> tuple
     return counts, (show or [])[:shown]
 
 
+def gap_edges(sentence: Sentence) -> set[tuple[int, int, str]]:
+    """(dependent, head, path) of every collapsed edge through an empty node, each segment's subtype dropped."""
+    out = set()
+    for head, dep, label in collapsed_edges(sentence):
+        if ">" in label:
+            out.add((dep[0], head[0], ">".join(univ(seg) for seg in label.split(">"))))
+    return out
+
+
+def strip_deps(path: Path) -> str:
+    """A CoNLL-U file's text without empty nodes and with DEPS ``_`` (the gold-orphan input)."""
+    from eud.nn.data import strip_enhanced
+
+    with open_text(path) as f:
+        return strip_enhanced(f.read())
+
+
+def score_gapping(gold: list[Sentence], system: list[Sentence]) -> Counter:
+    """Gap-edge matches and gapped sentences found, for aligned gold/system sentences."""
+    if len(gold) != len(system):
+        raise SystemExit(f"error: {len(gold)} gold sentences but {len(system)} system sentences")
+    c: Counter = Counter()
+    for g, s in zip(gold, system):
+        ge, se = gap_edges(g), gap_edges(s)
+        c["gold_edges"] += len(ge)
+        c["sys_edges"] += len(se)
+        c["match"] += len(ge & se)
+        if g.empty_nodes:
+            c["gapped"] += 1
+            c["found"] += bool(s.empty_nodes)
+        else:
+            c["false_alarms"] += bool(s.empty_nodes)
+    return c
+
+
+def parse_with(model: str, text: str, threads: int) -> list[Sentence]:
+    """``eud parse --model`` on CoNLL-U text (its tokens only are used)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src, out = Path(tmp) / "in.conllu", Path(tmp) / "out.conllu"
+        src.write_text(text, encoding="utf-8")
+        cmd = [sys.executable, "-m", "eud", "parse", "--model", model, str(src), "-o", str(out), "-q"]
+        if threads:
+            cmd += ["--threads", str(threads)]
+        run = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "EUD_NO_PROGRESS": "1"},
+                             check=False)
+        if run.returncode:
+            raise SystemExit(f"eud parse failed:\n{run.stderr[-3000:]}")
+        return list(read_conllu(out))
+
+
+def gapping_corpus(args: argparse.Namespace) -> int:
+    """The ``--gapping-corpus`` table: gold orphan trees, then (with --model) the parser from gold tokens."""
+    from eud.pipeline import enhance
+
+    ewt_test = args.data / "en_ewt" / "en_ewt-ud-test.conllu.xz"
+    head = "| system | split | gap-edge P/R/F1 | gold / system gap edges | gapped sentences found | en_ewt test false alarms |"
+    print(head)
+    print("|" + "---|" * (head.count("|") - 1))
+    ewt_gold = list(read_conllu(ewt_test)) if ewt_test.exists() else []
+    ewt_input = strip_deps(ewt_test) if ewt_gold else ""
+    systems: list[tuple[str, object]] = [("rules on gold orphan trees", None)]
+    if args.model:
+        systems.append((f"eud parse --model {args.model} (gold tokens)", args.model))
+    for name, model in systems:
+        def run(text: str, model: object = model) -> list[Sentence]:
+            if model is None:
+                return enhance(parse_conllu(text), args.lang)
+            return parse_with(str(model), text, args.threads)
+
+        alarms = score_gapping(ewt_gold, run(ewt_input)) if ewt_gold else Counter()
+        for split in args.split:
+            gold_path = args.gapping_data / f"gapping-enhanced.{split}.conllu.xz"
+            basic_path = args.gapping_data / f"gapping-orphan-basic.{split}.conllu.xz"
+            if not gold_path.exists() or not basic_path.exists():
+                print(f"error: no GAPPING {split} files under {args.gapping_data}", file=sys.stderr)
+                return 1
+            gold = list(read_conllu(gold_path))
+            system = run(strip_deps(basic_path))
+            c = score_gapping(gold, system)
+            print(f"| {name} | {split} | {prf(c['match'], c['sys_edges'], c['gold_edges'])} "
+                  f"| {c['gold_edges']} / {c['sys_edges']} | {pct(c['found'], c['gapped'])} "
+                  f"| {alarms['false_alarms'] if ewt_gold else 'n/a'} |")
+            if args.show:
+                show_gap_errors(gold, system, args.show)
+    return 0
+
+
+def show_gap_errors(gold: list[Sentence], system: list[Sentence], limit: int) -> None:
+    """Print missed and spurious gap edges of up to ``limit`` sentences to stderr."""
+    shown = 0
+    for g, s in zip(gold, system):
+        ge, se = gap_edges(g), gap_edges(s)
+        if ge == se or shown >= limit:
+            continue
+        shown += 1
+        form = {w.id: w.form for w in g.words}
+        def fmt(e: tuple[int, int, str]) -> str:
+            return f"{form.get(e[0], e[0])}<-{e[2]}-{form.get(e[1], 'ROOT')}({e[1]})"
+        print(f"  {g.sent_id}: missed {sorted(map(fmt, ge - se))} spurious {sorted(map(fmt, se - ge))}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the benchmark table (Markdown) for the chosen treebanks and splits."""
     parser = argparse.ArgumentParser(
@@ -216,7 +340,17 @@ def main(argv: list[str] | None = None) -> int:
         "--pipeline", action="store_true", help="run the whole enhancer (all rules) to score full labels too"
     )
     parser.add_argument("--show", type=int, default=0, metavar="N", help="print up to N remnant-label errors per file")
+    parser.add_argument("--gapping-corpus", action="store_true",
+                        help="score gap edges on the GAPPING corpus (see above) instead of the UD treebanks")
+    parser.add_argument("--gapping-data", type=Path, default=GAPPING_DATA, help="folder of the GAPPING corpus files")
+    parser.add_argument("--model", help="with --gapping-corpus: also parse from gold tokens with this model package")
+    parser.add_argument("--lang", default="en", help="with --gapping-corpus: enhancer profile for gold trees")
+    parser.add_argument("--threads", type=int, default=1, help="with --model: eud parse threads")
     args = parser.parse_args(argv)
+    if args.gapping_corpus:
+        if args.split == ["dev", "test"]:
+            args.split = ["dev"]
+        return gapping_corpus(args)
 
     paths = [
         (split, code, args.data / code / f"{code}-ud-{split}.conllu.xz") for split in args.split for code in args.treebank

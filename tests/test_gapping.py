@@ -41,7 +41,7 @@ def enhance(sentence: Sentence, **options: Any) -> None:
         # remnant replaces it (Case=Acc makes *her* the object), and a conjunct
         # of a noun that really contrasts with an argument of the verb above
         # (GUM also shares the antecedent's auxiliaries).
-        ("gapping_en.conllu", {"language": "en"}),
+        ("gapping_en.conllu", {"language": "en_gum"}),
         # Czech: Case features beat word order (Janě↔Marii, Pavel↔Petr); the
         # promoted remnant is not the first one; the empty node follows the
         # comma closing an apposition.
@@ -171,8 +171,10 @@ def test_treebanks_no_orphan_or_dep_left() -> None:
 def test_style_lookup() -> None:
     """Styles come from the profiles' [gapping] tables: a treebank's own wins over its language's."""
     assert Gapping(language="lv_lvtb").style == Style(place="promoted_word")
-    assert Gapping(language="en_ewt").style == Style(place="before_first", punct=False, keep=True)
-    assert Gapping(language="en_gum").style == Style(place="before_first", punct=False, aux=True)
+    english = {"place": "before_first", "propagate": False, "skip_penalty": 0.5, "punct_after": False}
+    assert Gapping(language="en").style == Style(**english)
+    assert Gapping(language="en_ewt").style == Style(**english, punct=False, keep=True)
+    assert Gapping(language="en_gum").style == Style(**{**english, "propagate": True}, punct=False, aux=True)
     assert Gapping(language="xx_foo").style == Style()
     assert Gapping().style == Style()
 
@@ -270,3 +272,21 @@ def test_parataxis_echo_takes_its_head_as_antecedent() -> None:
     assert (empty.lemma, empty.upos, empty.misc) == ("win", "VERB", "CopyOf=2")
     assert sentence.deps((5, 1)) == "2:parataxis"
     assert [sentence.deps((i, 0)) for i in (4, 5, 6)] == ["5.1:punct", "5.1:nsubj", "5.1:obj"]
+
+
+def test_english_profile_through_the_whole_enhancer() -> None:
+    """converters/en.toml's [gapping] choices, as the GAPPING corpus annotates (expected DEPS written out).
+
+    The empty node gets only its conj edge, not the antecedent's ccomp (propagate = false); the
+    antecedent's auxiliary stays off it while its subject is shared; the comma before the remnants
+    goes to it; a bare nominal before an oblique pairs with the object, the subject being shared
+    (skip_penalty); a possessive remnant (*Beta's 3 %*) is a subject, not an oblique.
+    """
+    from eud.enhance import Enhancer, find_profile
+
+    enhancer = Enhancer(find_profile("en"))
+    for sentence in read_conllu(FIXTURES / "gapping_en_profile.conllu"):
+        expected = format_sentence(sentence)
+        sentence.empty_nodes = []
+        sentence.enhanced = type(sentence.enhanced)()
+        assert format_sentence(enhancer.enhance(sentence)) == expected, sentence.sent_id

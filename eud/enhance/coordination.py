@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from eud.enhance.context import Context
+from eud.enhance.gapping import profile_style
 from eud.enhance.profiles import Profile
 from eud.graph import NodeId
 
@@ -53,6 +54,7 @@ class Coordination:
 
     def __init__(self, profile: Profile) -> None:
         self.skip = frozenset(profile.conj_skip)
+        self.to_empty = profile_style(profile).propagate
 
     def apply(self, ctx: Context) -> None:
         """Propagate incoming edges to conjuncts, nearest chains first."""
@@ -63,6 +65,8 @@ class Coordination:
             if first == w.id:
                 continue
             node = self._target(ctx, w)
+            if node[1] and not self.to_empty:
+                continue
             for head, _, label in graph.heads((first, 0)):
                 if head == node or label in self.skip or label == "ref":
                     continue

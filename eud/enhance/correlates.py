@@ -92,9 +92,17 @@ class BasicTree:
             self.markers[i] = tuple(
                 (words[c - 1].lemma if words[c - 1].lemma != "_" else words[c - 1].form).lower()
                 for c in self.children[i]
-                if words[c - 1].udeprel in ("case", "mark")
+                if words[c - 1].udeprel in ("case", "mark") and not possessive(words[c - 1])
             )
         return self.markers[i]
+
+
+def possessive(word: Word) -> bool:
+    """A possessive clitic tagged case (English *'s*, PART): it stands for an elided head noun, not an adposition.
+
+    *Merck's profit climbed 25%, Warner-Lambert's 22%*: the remnant is the subject.
+    """
+    return word.udeprel == "case" and word.upos == "PART"
 
 
 def pair_score(tree: BasicTree, remnant: Word, correlate: Word) -> float:
@@ -123,14 +131,19 @@ def pair_score(tree: BasicTree, remnant: Word, correlate: Word) -> float:
     return score
 
 
-def align(tree: BasicTree, remnants: list[Word], correlates: list[Word]) -> list[Word | None]:
+def align(tree: BasicTree, remnants: list[Word], correlates: list[Word], *,
+          skip_penalty: float = 0.0) -> list[Word | None]:
     """Match each remnant with at most one correlate, keeping word order where possible.
 
     Maximises the sum of :func:`pair_score` (plus up to 0.5 for a similar
     relative position) minus 1.5 per pair of remnants whose correlates come in
     the opposite order, by exhaustive search (greedy beyond
     :data:`SEARCH_LIMIT`).  A pair scoring below 0 is never made, so a remnant
-    with no compatible correlate is left unmatched (None).
+    with no compatible correlate is left unmatched (None).  ``skip_penalty``
+    is subtracted for every correlate left out between the first and the last
+    matched one, so that the remnants pair with a run of adjacent correlates
+    (English *promote TPA for X and streptokinase for Y*: the object and the
+    oblique, the subject being shared, rather than subject and oblique).
     """
     n, m = len(remnants), len(correlates)
     scores = [[pair_score(tree, r, c) for c in correlates] for r in remnants]
@@ -148,6 +161,9 @@ def align(tree: BasicTree, remnants: list[Word], correlates: list[Word]) -> list
     def search(i: int, total: float) -> None:
         nonlocal best_total, best
         if i == n:
+            picked = [j for j in chosen if j is not None]
+            if skip_penalty and picked:
+                total -= skip_penalty * (max(picked) - min(picked) + 1 - len(picked))
             if total > best_total:
                 best_total, best = total, list(chosen)
             return
@@ -200,7 +216,7 @@ def label_from_form(tree: BasicTree, remnant: Word, nominal_rank: int) -> str:
     case = remnant.feat("Case")
     # An adposition makes a nominal oblique; a subordinator (*because spring*) does not.
     words = tree.sentence.words
-    marked = any(words[c - 1].udeprel == "case" for c in tree.children[remnant.id])
+    marked = any(words[c - 1].udeprel == "case" and not possessive(words[c - 1]) for c in tree.children[remnant.id])
     if remnant.upos == "ADV" or remnant.upos == "PART":
         return "advmod"
     if remnant.upos == "AUX":

@@ -124,8 +124,17 @@ class Style:
     keep: bool = False
     # Punctuation goes to the empty node (otherwise it stays on the remnant).
     punct: bool = True
+    # With punct: also the punctuation after the promoted remnant (GAPPING keeps
+    # that on the remnant: it closes an apposition or a parenthesis).
+    punct_after: bool = True
     # The antecedent's auxiliaries also hang from the empty node (GUM).
     aux: bool = False
+    # Conjunct propagation also gives the empty node its antecedent's incoming
+    # relations (``acl``, ``ccomp``, ...), not only ``conj`` (read by the
+    # coordination rule).  EWT, GUM and the GAPPING corpus mostly do not.
+    propagate: bool = True
+    # Subtracted per correlate skipped between matched ones (see correlates.align).
+    skip_penalty: float = 0.0
 
 
 PLACES = ("first_phrase", "first_word", "promoted_word", "before_first", "mirror")
@@ -138,7 +147,8 @@ def profile_style(profile: Profile) -> Style:
     if unknown:
         raise ProfileError(f"{profile.name}: unknown [gapping] key(s) {', '.join(unknown)} (known: {', '.join(known)})")
     for key, value in profile.gapping.items():
-        if not isinstance(value, type(getattr(Style(), key))):
+        want = type(getattr(Style(), key))
+        if not isinstance(value, (float, int) if want is float else want) or isinstance(value, bool) != (want is bool):
             raise ProfileError(f"{profile.name}: [gapping] {key} must be a {type(getattr(Style(), key)).__name__}")
     return Style(**profile.gapping)  # type: ignore[arg-type]
 
@@ -267,7 +277,7 @@ class Gapping:
         for c in tree.children[p.id]:
             child = words[c - 1]
             if child.deprel != "orphan" and self._moves(child, p):
-                if child.udeprel == "punct" and not style.punct:
+                if child.udeprel == "punct" and not (style.punct and (style.punct_after or child.id < p.id)):
                     continue
                 if not style.keep:
                     graph.discard(p.node, child.node, child.deprel)
@@ -391,7 +401,7 @@ class Gapping:
                 if c not in taken and words[c - 1].udeprel not in excluded
             ]
             if correlates:
-                matched = align(tree, remnants, correlates)
+                matched = align(tree, remnants, correlates, skip_penalty=self.style.skip_penalty)
         # A bare nominal remnant whose case rules out every correlate (Finnic
         # object cases, say) still likely fills a core slot nobody else took.
         used = {c.id for c in matched if c is not None}
