@@ -52,8 +52,21 @@ def segment_rows(model: Path, treebanks: list[str]) -> list[str]:
     """Markdown rows: treebank, Tokens/Words/Sentences F1 without and with abbreviations."""
     from eud.segment import Segmenter, split_paragraphs
 
+    import eud.segment.segmenter as segmenter_module
+
     seg = Segmenter.load(model)
     learnt = seg.abbreviations
+    # Both passes see the same character probabilities: compute them once per batch of text.
+    cache: dict[tuple[str, ...], list] = {}
+    predict = segmenter_module.predict_many
+
+    def predict_once(net, vocab, texts, **options):
+        key = tuple(texts)
+        if key not in cache:
+            cache[key] = predict(net, vocab, texts, **options)
+        return cache[key]
+
+    segmenter_module.predict_many = predict_once
     rows = []
     for tb in treebanks:
         gold = test_file(tb)
@@ -68,10 +81,12 @@ def segment_rows(model: Path, treebanks: list[str]) -> list[str]:
                 write_conllu((with_placeholder_tree(s) for s in seg.segment(split_paragraphs(text), doc_id=tb)), system)
                 figures.append(score(gold_plain, system))
         seg.abbreviations = learnt
+        cache.clear()
         before, after = figures
         rows.append(f"| {tb} | `{model}` | " + " | ".join(
             f"{before[k]:.2f} → {after[k]:.2f}" for k in ("Tokens", "Words", "Sentences")) + " |")
         print(rows[-1], flush=True)
+    segmenter_module.predict_many = predict
     return rows
 
 
