@@ -67,6 +67,12 @@ def _agrr() -> Main:
     return main
 
 
+def _models() -> Main:
+    from eud.commands.models import main
+
+    return main
+
+
 def _serve() -> Main:
     from eud.commands.serve import main
 
@@ -76,6 +82,7 @@ def _serve() -> Main:
 # name -> (one-line summary, loader of its main)
 COMMANDS: dict[str, tuple[str, Callable[[], Main]]] = {
     "parse": ("raw text or CoNLL-U in, enhanced CoNLL-U out (neural parser)", _parse),
+    "models": ("the shipped models, their languages and test figures", _models),
     "enhance": ("basic UD trees in, enhanced UD graphs out (rule-based)", _enhance),
     "evaluate": ("IWPT-style scores: LAS, ELAS, EULAS and more", _evaluate),
     "validate": ("check (and --fix) enhanced graphs as UD level-2 validation does", _validate),
@@ -83,8 +90,8 @@ COMMANDS: dict[str, tuple[str, Callable[[], Main]]] = {
     "profile": ("learn an enhancer language profile from gold data", _profile),
     "train": ("train a parser or segmenter model package", _train),
     "render": ("draw graphs as one self-contained HTML page (--compare marks differences)", _render),
-    "serve": ("HTTP server speaking UDPipe's REST API, plus /enhance, /evaluate, /render", _serve),
     "agrr": ("AGRR-2019 (Russian gapping): answer from eud's empty nodes, or --score answers", _agrr),
+    "serve": ("HTTP server speaking UDPipe's REST API, plus /enhance, /evaluate, /render", _serve),
 }
 
 
@@ -98,7 +105,9 @@ def usage() -> str:
         "commands:",
     ]
     lines += [f"  {name:<10} {summary}" for name, (summary, _) in COMMANDS.items()]
-    lines += ["", "Run 'eud COMMAND --help' for a command's options and examples."]
+    from eud.commands.errors import EXIT_CODES
+
+    lines += ["", "Run 'eud COMMAND --help' for a command's options and examples.", "", EXIT_CODES]
     return "\n".join(lines)
 
 

@@ -29,7 +29,7 @@ from typing import Any, ClassVar, TypeVar
 from eud.conllu import parse_conllu, read_conllu
 from eud.document import Document
 from eud.graph import Sentence
-from eud.models import find_model
+from eud.models import models_dir, resolve_model
 
 FORMATS = ("conllu", "text", "tokenized")
 CONLLU_SUFFIXES = (".conllu", ".conll", ".conllu.xz", ".conllu.gz", ".conllu.bz2")
@@ -109,27 +109,37 @@ class Pipeline:
 
     @classmethod
     def load(cls, model: str | os.PathLike, *, graph_mode: str | None = None, batch_words: int = 1000,
-             precision: str = "auto", threads: int = 0) -> Pipeline:
+             precision: str = "auto", threads: int = 0, lang: str | None = None) -> Pipeline:
         """Load a model folder, treebank code or language code once; later calls return the same pipeline.
+
+        ``lang`` (a language or treebank code) picks the language of a multilingual model
+        given as a folder; a code given as ``model`` does that by itself.
 
         ``threads`` (0: torch's choice) sets torch's CPU threads for the process.
         Raises :class:`eud.models.ModelNotFound`, ``ImportError`` without torch,
         and ``ValueError`` (:class:`eud.nn.package.PackageError`) for a broken package.
         """
-        folder = find_model(model)
+        folder, language = resolve_model(model)
+        if lang:
+            language = lang
         import torch
 
         if threads:
             torch.set_num_threads(threads)
-        key = (folder.resolve(), graph_mode, batch_words, precision)
+        key = (folder.resolve(), language, graph_mode, batch_words, precision)
         if key not in cls._loaded:
             from eud.nn.lexicon import Lemmatizer
             from eud.nn.package import load_package
             from eud.nn.predict import Predictor
 
             net, vocabs, config = load_package(folder)
+            if "languages" in config and language in ("", config.get("language")):
+                # A multilingual folder named by path: which of its languages is not for us to guess.
+                raise ValueError(f"{folder}: a multilingual model (languages: {', '.join(config['languages'])}); "
+                                 "say which language to parse (eud parse --lang CODE --model FOLDER)")
             predictor = Predictor(net, vocabs, config, graph_mode=graph_mode, batch_words=batch_words,
-                                  precision=precision, lemmatizer=Lemmatizer.load(folder))
+                                  precision=precision, lemmatizer=Lemmatizer.load(folder, lang=language.split("_")[0] if "languages" in config else None),
+                                  language=language)
             cls._loaded[key] = cls(predictor, folder, str(model))
         return cls._loaded[key]
 
@@ -143,6 +153,9 @@ class Pipeline:
         """The package's :class:`eud.segment.Segmenter`, loaded on first use."""
         if self._segmenter is None:
             folder = self.folder / "segmenter"
+            if not folder.is_dir() and self.language:
+                # Models without their own segmenter use the shared one of their language.
+                folder = models_dir() / "segmenters" / self.language.split("_")[0]
             if not folder.is_dir():
                 raise ValueError(f"{self.name}: this model has no segmenter/ folder, so it cannot read raw text; "
                                  "use --input-format conllu or tokenized")

@@ -13,16 +13,16 @@ import argparse
 import os
 import sys
 import time
-from pathlib import Path
-from typing import IO
 
+from eud.atomic import atomic_text
 from eud.commands.cluster import HELP as CLUSTER_HELP
 from eud.commands.cluster import add_cluster_options, run_on_cluster, wants_cluster
-from eud.conllu import ConlluError, format_sentence, open_text
+from eud.conllu import ConlluError, format_sentence
 from eud.pipeline import FORMATS, chunked, guess_format
 from eud.progress import progress
 
 EPILOG = """examples:
+  eud parse --lang cs text.txt > text.conllu                         # the shipped model for Czech (see: eud models)
   eud parse --model models/en_ewt --input-format conllu test.conllu -o parsed.conllu
   eud parse --model models/en_ewt story.txt > story.conllu          # raw text (needs models/en_ewt/segmenter)
   eud parse --model models/et_ewt --input-format tokenized words.txt
@@ -40,7 +40,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="eud parse", description=__doc__.split("\n\n")[0],
                                  epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("input", nargs="?", default="-", help="input file (- for stdin; .xz/.gz/.bz2 ok)")
-    ap.add_argument("--model", required=True, help="model package folder (e.g. models/en_ewt)")
+    ap.add_argument("--model", help="model package folder (e.g. models/en_ewt), or a shipped model's name")
+    ap.add_argument("--lang", help="language or treebank code (cs, cs_cac): the shipped model for it; with --model, "
+                                   "the language a multilingual model parses (eud models lists what ships)")
     ap.add_argument("--input-format", choices=FORMATS, help="default: conllu for CoNLL-U input, else text")
     ap.add_argument("-o", "--output", default="-", help="output file (- for stdout; compressed by suffix)")
     ap.add_argument("--threads", type=int, default=0, help="CPU threads (default: torch's choice)")
@@ -65,8 +67,16 @@ def main(argv: list[str] | None = None) -> int:
         lang = getattr(args, "lang", None)
         return run_on_cluster("eud parse", args, args.chunk, kind="parse", model=args.model or lang or "", lang=lang,
                               input_format=args.input_format, options=options, errors=args.errors)
-    if not Path(args.model).is_dir():
-        print(f"eud parse: {args.model}: no such model folder", file=sys.stderr)
+    if not args.model and not args.lang:
+        print("eud parse: say which model: --lang CODE (a shipped model, see eud models) or --model FOLDER",
+              file=sys.stderr)
+        return 2
+    from eud.models import ModelNotFound, resolve_model
+
+    try:
+        resolve_model(args.model or args.lang)
+    except ModelNotFound as err:
+        print(f"eud parse: {err}", file=sys.stderr)
         return 2
     if args.input != "-" and not os.path.exists(args.input):
         print(f"eud parse: {args.input}: no such file", file=sys.stderr)
@@ -75,8 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         from eud.pipeline import Pipeline
 
-        pipe = Pipeline.load(args.model, graph_mode=args.graph_mode, batch_words=args.batch_words,
-                             precision=args.precision, threads=args.threads)
+        pipe = Pipeline.load(args.model or args.lang, graph_mode=args.graph_mode, batch_words=args.batch_words,
+                             precision=args.precision, threads=args.threads, lang=args.lang if args.model else None)
     except ImportError as err:
         print(f"eud parse: the neural parser needs torch, transformers and safetensors (pip install 'eud[nn]'): {err}",
               file=sys.stderr)
@@ -88,10 +98,9 @@ def main(argv: list[str] | None = None) -> int:
     fmt = args.input_format or guess_format(args.input)
     n_sent = n_words = 0
     t1 = time.time()
-    out: IO[str]
     try:
-        out = sys.stdout if args.output == "-" else open_text(args.output, "w")
-        try:
+        # -o appears only when the whole input parsed (temporary file + rename).
+        with atomic_text(args.output) as out:
             chunks = chunked(pipe.read(args.input, fmt, errors=args.errors), args.chunk)
             for chunk in progress(chunks, "parsing", unit="chunk"):
                 pipe.parse_sentences(chunk)
@@ -99,10 +108,6 @@ def main(argv: list[str] | None = None) -> int:
                     out.write(format_sentence(s))
                 n_sent += len(chunk)
                 n_words += sum(len(s.words) for s in chunk)
-            out.flush()
-        finally:
-            if out is not sys.stdout:
-                out.close()
     except ConlluError as err:
         print(f"eud parse: {err}", file=sys.stderr)
         return 1

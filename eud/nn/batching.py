@@ -25,6 +25,7 @@ class Batch:
     words: torch.Tensor  # [B, N]
     chars: torch.Tensor  # [B, N, C]
     targets: dict[str, torch.Tensor] = field(default_factory=dict)
+    langs: torch.Tensor | None = None  # [B] language ids, for a multilingual model
 
     @property
     def mask(self) -> torch.Tensor:
@@ -34,8 +35,8 @@ class Batch:
 
 
 def make_batch(sentences: list[Sentence], indices: list[int], vocabs: dict[str, Vocab], *,
-               max_chars: int = 24, with_targets: bool = False) -> Batch:
-    """Tensorise the sentences at ``indices``."""
+               max_chars: int = 24, with_targets: bool = False, langs: list[int] | None = None) -> Batch:
+    """Tensorise the sentences at ``indices`` (``langs``: a language id per sentence of ``sentences``)."""
     chosen = [sentences[i] for i in indices]
     b = len(chosen)
     n = max(len(s.words) for s in chosen)
@@ -51,6 +52,8 @@ def make_batch(sentences: list[Sentence], indices: list[int], vocabs: dict[str, 
                 f = f[: c // 2] + f[len(f) - (c - c // 2):]
             chars[i, j, : len(f)] = torch.tensor([cv.get(ch, 1) for ch in f])
     batch = Batch(indices, forms, torch.tensor([len(fs) for fs in forms]), words, chars)
+    if langs is not None:
+        batch.langs = torch.tensor([langs[i] for i in indices], dtype=torch.long)
     if with_targets:
         batch.targets = _targets(chosen, n, vocabs)
     return batch

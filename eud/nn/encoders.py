@@ -31,7 +31,7 @@ DEFAULTS: dict[str, Any] = {
     "transformer": None, "pooling": "first", "finetune": True, "freeze_embeddings": False, "freeze_layers": 0,
     "chars": False, "char_dim": 64, "char_out": 128, "max_chars": 24,
     "words": False, "word_dim": 128, "word_dropout": 0.2,
-    "lstm_layers": 0, "lstm_hidden": 256, "dropout": 0.3,
+    "lstm_layers": 0, "lstm_hidden": 256, "dropout": 0.3, "lang_dim": 0,
 }
 
 
@@ -201,7 +201,7 @@ class WordEncoder(nn.Module):
     """Concatenates the configured parts, then optionally runs a BiLSTM over them."""
 
     def __init__(self, cfg: dict[str, Any], n_words: int, n_chars: int, *, transformer_source: str | None = None,
-                 from_config: bool = False) -> None:
+                 from_config: bool = False, n_langs: int = 0) -> None:
         super().__init__()
         self.cfg = cfg
         dim = 0
@@ -220,6 +220,10 @@ class WordEncoder(nn.Module):
         self.words = nn.Embedding(n_words, cfg["word_dim"], padding_idx=0) if cfg["words"] else None
         if self.words is not None:
             dim += cfg["word_dim"]
+        # A multilingual model: one learnt vector per language joins every word's input.
+        self.langs = nn.Embedding(max(1, n_langs), cfg["lang_dim"]) if cfg.get("lang_dim") else None
+        if self.langs is not None:
+            dim += cfg["lang_dim"]
         self.input_dropout = nn.Dropout(cfg["dropout"])
         self.lstm = None
         if cfg["lstm_layers"]:
@@ -231,8 +235,8 @@ class WordEncoder(nn.Module):
         self.dim = dim
 
     def forward(self, forms: list[list[str]], words: torch.Tensor, chars: torch.Tensor,
-                lengths: torch.Tensor) -> torch.Tensor:
-        """forms of B sentences, words [B, N], chars [B, N, C], lengths [B] → [B, N, dim]."""
+                lengths: torch.Tensor, langs: torch.Tensor | None = None) -> torch.Tensor:
+        """forms of B sentences, words [B, N], chars [B, N, C], lengths [B], langs [B] → [B, N, dim]."""
         parts = []
         if self.transformer is not None:
             parts.append(self.transformer(forms))
@@ -243,6 +247,9 @@ class WordEncoder(nn.Module):
                 drop = torch.rand(words.shape) < self.cfg["word_dropout"]
                 words = words.masked_fill(drop & (words > 0), 1)
             parts.append(self.words(words))
+        if self.langs is not None:
+            ids = langs if langs is not None else torch.zeros(len(forms), dtype=torch.long)
+            parts.append(self.langs(ids)[:, None, :].expand(-1, words.shape[1], -1))
         x = self.input_dropout(torch.cat(parts, -1))
         if self.lstm is not None:
             packed = pack_padded_sequence(x, lengths.cpu(), batch_first=True, enforce_sorted=False)

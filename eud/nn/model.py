@@ -18,7 +18,7 @@ from eud.nn.encoders import WordEncoder
 from eud.nn.vocab import Vocab
 
 TAGS = ("upos", "xpos", "feats", "lemma")
-MODEL_DEFAULTS: dict[str, Any] = {"tag_hidden": 256, "arc_dim": 512, "label_dim": 128, "dropout": 0.3}
+MODEL_DEFAULTS: dict[str, Any] = {"tag_hidden": 256, "arc_dim": 512, "label_dim": 128, "dropout": 0.3, "graph": True}
 NEG = -1e9
 PRECISIONS = ("fp32", "bf16")
 
@@ -86,13 +86,16 @@ class Parser(nn.Module):
         self.precision = "fp32"
         m = {**MODEL_DEFAULTS, **config.get("model", {})}
         self.encoder = WordEncoder(config["encoder"], len(vocabs["words"]), len(vocabs["chars"]),
-                                   transformer_source=transformer_source, from_config=from_config)
+                                   transformer_source=transformer_source, from_config=from_config,
+                                   n_langs=len(vocabs["lang"]) if "lang" in vocabs else 0)
         d = self.encoder.dim
         self.root = nn.Parameter(torch.randn(d) * 0.1)
         self.dropout = nn.Dropout(m["dropout"])
         self.taggers = nn.ModuleDict({t: Tagger(d, m["tag_hidden"], len(vocabs[t]), m["dropout"]) for t in TAGS})
         self.tree = ArcScorer(d, m["arc_dim"], m["label_dim"], len(vocabs["deprel"]), m["dropout"])
-        self.graph = ArcScorer(d, m["arc_dim"], m["label_dim"], len(vocabs["enh_label"]), m["dropout"])
+        # graph = false: no graph scorer at all (the enhanced graph then comes from the rules).
+        self.graph = (ArcScorer(d, m["arc_dim"], m["label_dim"], len(vocabs["enh_label"]), m["dropout"])
+                      if m["graph"] else None)
 
     def forward(self, batch: Batch, *, graph: bool = True) -> dict[str, torch.Tensor]:
         """Scores of every output for a batch (see :class:`ArcScorer` for shapes).
@@ -101,7 +104,7 @@ class Parser(nn.Module):
         when the graph comes from the rules, nothing reads it.
         """
         with torch.autocast("cpu", dtype=torch.bfloat16, enabled=self.precision == "bf16"):
-            x = self.encoder(batch.forms, batch.words, batch.chars, batch.lengths)  # [B, N, d]
+            x = self.encoder(batch.forms, batch.words, batch.chars, batch.lengths, batch.langs)  # [B, N, d]
         x = x.float()
         b = x.shape[0]
         h = self.dropout(torch.cat([self.root.expand(b, 1, -1), x], 1))  # [B, N+1, d]
@@ -113,7 +116,7 @@ class Parser(nn.Module):
         head_ok = head_ok & ~self_loop[None]
         arcs, scores["tree_dep"], scores["tree_head"] = self.tree(h)
         scores["arc"] = arcs.masked_fill(~head_ok, NEG)
-        if graph:
+        if graph and self.graph is not None:
             edges, scores["graph_dep"], scores["graph_head"] = self.graph(h)
             scores["enh"] = edges.masked_fill(~head_ok, NEG)
         scores["head_ok"] = head_ok
@@ -137,7 +140,7 @@ class Parser(nn.Module):
         rel = self.tree_labels(scores, index)
         total = total + F.cross_entropy(rel, t["deprel"][index[:, 0], index[:, 1]], ignore_index=IGNORE)
         ok = scores["head_ok"] & batch.mask[:, :, None] & t["has_enh"][:, None, None]
-        if bool(t["enh"].any()):
+        if self.graph is not None and bool(t["enh"].any()):
             total = total + F.binary_cross_entropy_with_logits(scores["enh"][ok], t["enh"][ok])
             edge = (t["enh_label"] != IGNORE).nonzero()  # [K, 3]
             if len(edge):

@@ -113,16 +113,23 @@ class Predictor:
 
     def __init__(self, model: Parser, vocabs: dict[str, Vocab], config: dict[str, Any], *,
                  graph_mode: str | None = None, batch_words: int = 2000, precision: str | None = None,
-                 lemmatizer: Lemmatizer | None = None) -> None:
+                 lemmatizer: Lemmatizer | None = None, language: str | None = None) -> None:
         """``precision``: auto, fp32 or bf16 for the encoder (None keeps the model's setting).
+
+        ``language`` (a language or treebank code) overrides the config's: a multilingual model
+        embeds it, and the enhancer takes its profile.
 
         ``lemmatizer`` (the package's lexicon, :mod:`eud.nn.lexicon`) decides lemmas from the
         classifier's scripts; without one the scripts are applied as they are.
         """
         self.model = model.eval()
         self.vocabs = vocabs
-        self.config = config
+        language = language or config.get("language", "")
+        self.config = {**config, "language": language}
+        self.lang_id = language_id(vocabs, language)
         self.graph_mode = graph_mode or config.get("graph_mode", "graph")
+        if model.graph is None:
+            self.graph_mode = "rules"  # a model without a graph scorer: the rules build the graph
         if self.graph_mode not in GRAPH_MODES:
             raise ValueError(f"unknown graph mode {self.graph_mode!r}; known: {', '.join(GRAPH_MODES)}")
         self.batch_words = batch_words
@@ -130,11 +137,11 @@ class Predictor:
         self.drop_below = float(config.get("drop_below", 0.1))
         self.add_above = float(config.get("add_above", 0.9))
         self.edge_threshold = float(config.get("edge_threshold", 0.5))
-        self.enhancer = _make_enhancer(config.get("language", ""))
+        self.enhancer = _make_enhancer(language)
         # How ``obl:[case]`` is spelt out: "rules" uses the enhancer's case rule, "own" eud.nn.labels.
         self.relex = config.get("relex", "rules")
         self.case_rule = _make_case_rule(self.enhancer) if self.relex == "rules" else None
-        self.gapping = Gapping(copy_of=True, language=config.get("language") or None)
+        self.gapping = Gapping(copy_of=True, language=language or None)
         self.repair = repair_sentence
         self.lemmatizer = lemmatizer
         if precision is not None:
@@ -143,15 +150,16 @@ class Predictor:
     @property
     def needs_graph(self) -> bool:
         """Whether writing needs the graph scorer (not when the rules build the whole graph)."""
-        return self.graph_mode != "rules" or self.enhancer is None
+        return self.model.graph is not None and (self.graph_mode != "rules" or self.enhancer is None)
 
     @torch.inference_mode()
     def decode_all(self, sentences: list[Sentence]) -> list[Decoded]:
         """Run the network over sentences (any order inside, results in input order)."""
         lengths = [len(s.words) for s in sentences]
         results: list[Decoded | None] = [None] * len(sentences)
+        langs = [self.lang_id] * len(sentences) if self.lang_id is not None else None
         for idx in length_batches(lengths, self.batch_words):
-            batch = make_batch(sentences, idx, self.vocabs, max_chars=self.max_chars)
+            batch = make_batch(sentences, idx, self.vocabs, max_chars=self.max_chars, langs=langs)
             scores = self.model(batch, graph=self.needs_graph)
             for i, d in zip(idx, decode(self.model, scores, batch, self.vocabs, min(0.5, self.edge_threshold))):
                 results[i] = d
@@ -213,6 +221,20 @@ class Predictor:
         for h, dep, label in d.edges:
             if p[dep[0] - 1, h[0]] > self.add_above and not graph.has(h, dep):
                 graph.add(h, dep, relexicalise(label, sentence, dep[0], children))
+
+
+def language_id(vocabs: dict[str, Vocab], language: str) -> int | None:
+    """The row of a multilingual model's language table for a language or treebank code (None: no table).
+
+    ValueError when the model has a table but not this language.
+    """
+    table = vocabs.get("lang")
+    if table is None:
+        return None
+    for code in (language, language.split("_")[0]):
+        if code in table.index:
+            return table.index[code]
+    raise ValueError(f"this model knows the languages {', '.join(table.items)}, not {language or '(none given)'!r}")
 
 
 def _strip(label: str) -> str:

@@ -14,12 +14,14 @@ import torch
 from eud.conllu import read_conllu, write_conllu
 from eud.graph import Sentence
 from eud.nn.batching import length_batches, make_batch
+from eud.nn.config import full_config, log, seconds, seed_everything, setup_logging
+from eud.nn.data import describe, file_entries, read_entry, read_split
+from eud.nn.lexicon import FILE as LEXICON
+from eud.nn.lexicon import Lemmatizer, write_lexicon
 from eud.nn.model import Parser, resolve_precision
 from eud.nn.package import load_config, load_package, save_package
 from eud.nn.predict import GRAPH_MODES, Predictor
 from eud.nn.scoring import quick_scores
-from eud.nn.config import full_config, log, seconds, seed_everything, setup_logging
-from eud.nn.data import describe, file_entries, read_entry, read_split
 from eud.nn.vocab import Vocab, build_vocabs, vocabs_from_json, vocabs_to_json
 from eud.progress import progress
 
@@ -56,12 +58,16 @@ def evaluate(predictor: Predictor, path: str | dict[str, Any], modes: tuple[str,
 
 
 def evaluate_tune(model: Parser, vocabs: dict[str, Vocab], cfg: dict[str, Any], tune: dict[str, list[Sentence]],
-                  cap: int = 0) -> dict[str, dict[str, float]]:
-    """Quick scores per language on the tuning slice (its first ``cap`` sentences if > 0); the rules build graphs."""
+                  cap: int = 0, *, lemmatizers: bool = False, folder: Path | None = None) -> dict[str, dict[str, float]]:
+    """Quick scores per language on the tuning slice (its first ``cap`` sentences if > 0); the rules build graphs.
+
+    With ``lemmatizers`` the package's per-language lexicons (in ``folder``) decide lemmas, as at parse time.
+    """
     out = {}
     for lang, gold in sorted(tune.items()):
         gold = gold[:cap] if cap else gold
-        predictor = Predictor(model, vocabs, {**cfg, "graph_mode": "rules"}, language=lang)
+        lemmatizer = Lemmatizer.load(folder, lang=lang) if lemmatizers and folder is not None else None
+        predictor = Predictor(model, vocabs, {**cfg, "graph_mode": "rules"}, language=lang, lemmatizer=lemmatizer)
         pred = copy.deepcopy(gold)
         predictor.annotate(pred)
         out[lang] = quick_scores(gold, pred)
@@ -297,8 +303,13 @@ def finish_multilingual(cfg: dict[str, Any], output: Path, state: dict[str, Any]
     """A multilingual package: score each language's whole tuning slice, list the languages, write the card."""
     model, vocabs, pcfg = load_package(output)
     torch.set_num_threads(int(cfg["threads"]))
-    _, _, tune = read_split(cfg["train_files"], int(cfg["tune_every"]))
-    by_lang = evaluate_tune(model, vocabs, cfg, tune)
+    train, langs, tune = read_split(cfg["train_files"], int(cfg["tune_every"]))
+    # Lemma lexicons from the training sentences only (the tuning slice stays unseen), one per language.
+    (output / LEXICON).unlink(missing_ok=True)
+    for lang in sorted(set(langs)):
+        write_lexicon(output, [s for s, code in zip(train, langs) if code == lang], lang=lang)
+    del train
+    by_lang = evaluate_tune(model, vocabs, cfg, tune, lemmatizers=True, folder=output)
     for lang, sc in by_lang.items():
         log.info("tune %s: %s", lang, "  ".join(f"{k} {v:.2f}" for k, v in sc.items()))
     pcfg.update(graph_mode="rules", relex="rules", languages=vocabs["lang"].items)

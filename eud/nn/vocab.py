@@ -35,8 +35,18 @@ def normalise_word(form: str) -> str:
     return "".join("0" if c.isdigit() else c for c in form.lower())
 
 
-def build_vocabs(sentences: list[Sentence], *, min_word_count: int = 2, min_char_count: int = 1) -> dict[str, Vocab]:
-    """Collect every table from training sentences."""
+# Output tables with many rare classes; ``min_class_count`` prunes them (their words then train no tag).
+RARE_CLASS_TABLES = ("xpos", "feats", "lemma")
+
+
+def build_vocabs(sentences: list[Sentence], *, min_word_count: int = 2, min_char_count: int = 1,
+                 min_class_count: int = 1) -> dict[str, Vocab]:
+    """Collect every table from training sentences.
+
+    ``min_class_count`` > 1 drops rarer XPOS, FEATS and lemma-script classes: with many
+    languages together these tables grow to tens of thousands of classes, most seen once,
+    and their output layers cost more than the whole encoder.
+    """
     counts: dict[str, Counter] = {name: Counter() for name in INPUT_TABLES + OUTPUT_TABLES}
     for s in sentences:
         enhanced = delexicalise_graph(s)
@@ -56,7 +66,9 @@ def build_vocabs(sentences: list[Sentence], *, min_word_count: int = 2, min_char
     }
     for name in OUTPUT_TABLES:
         # Most frequent first, so ties in argmax favour common classes.
-        vocabs[name] = Vocab(sorted(counts[name], key=lambda x: (-counts[name][x], x)))
+        floor = min_class_count if name in RARE_CLASS_TABLES else 1
+        kept = [x for x, c in counts[name].items() if c >= floor]
+        vocabs[name] = Vocab(sorted(kept, key=lambda x: (-counts[name][x], x)))
     return vocabs
 
 

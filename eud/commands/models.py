@@ -1,0 +1,61 @@
+"""``eud models``: the shipped models, the languages each serves, and their test figures.
+
+Figures come from each model's ``scores.json`` (written by ``eval/iwpt_eval.py``: raw text
+in, official scorer); a model without one shows ``-``.  Reads no weights, so it is instant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from eud.models import model_config, model_languages, models_dir, shipped_models
+
+COLUMNS = ("LAS", "ELAS")
+
+
+def scores_of(folder: Path) -> dict[str, Any]:
+    """A model's ``scores.json`` (``{}`` when absent or unreadable)."""
+    try:
+        return dict(json.loads((folder / "scores.json").read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        return {}
+
+
+def listing(folder: Path | None = None) -> list[str]:
+    """The lines ``eud models`` prints."""
+    folder = folder or models_dir()
+    lines = [f"models in {folder}:"]
+    for name in shipped_models(folder):
+        config = model_config(folder / name)
+        languages = model_languages(folder / name)
+        encoder = config.get("encoder", {})
+        kind = encoder.get("transformer") or encoder.get("type", "?")
+        lines.append(f"  {name}  [{kind}]  languages: {', '.join(languages) or '?'}")
+        scores = scores_of(folder / name)
+        for treebank, sc in sorted(scores.get("test", {}).items()):
+            figures = "  ".join(f"{k} {sc[k]:.2f}" if isinstance(sc.get(k), (int, float)) else f"{k} -"
+                                for k in COLUMNS)
+            lines.append(f"      test {treebank:<16} {figures}  (from {scores.get('input', 'raw text')})")
+        if not scores.get("test"):
+            lines.append("      test figures: - (none recorded)")
+    if len(lines) == 1:
+        lines.append("  (none)")
+    lines.append("parse with: eud parse --lang CODE FILE   (or --model FOLDER)")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``eud models``."""
+    ap = argparse.ArgumentParser(prog="eud models", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--dir", help="models folder (default: $EUD_MODELS or the repository's models/)")
+    args = ap.parse_args(argv)
+    folder = Path(args.dir) if args.dir else None
+    if folder is not None and not folder.is_dir():
+        print(f"eud models: {folder}: no such folder", file=sys.stderr)
+        return 2
+    print("\n".join(listing(folder)))
+    return 0
