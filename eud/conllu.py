@@ -25,6 +25,7 @@ from typing import IO
 
 from eud.atomic import atomic_text
 from eud.graph import EmptyNode, EnhancedGraph, MultiwordToken, NodeId, Sentence, Word, format_id
+from eud.progress import open_with_progress
 
 Source = str | os.PathLike | IO[bytes] | IO[str]
 
@@ -208,7 +209,8 @@ class ConlluReader:
 
     def __iter__(self) -> Iterator[Sentence]:
         if isinstance(self.source, (str, os.PathLike)):
-            with _open_binary(self.source, "rb") as stream:
+            # On a terminal, a bar shows bytes read of the file's size (every command reads this way).
+            with open_with_progress(self.source) as stream:
                 yield from self._sentences(stream)
         else:
             yield from self._sentences(self.source)

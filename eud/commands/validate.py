@@ -12,18 +12,16 @@ import contextlib
 import lzma
 import os
 import sys
-
 from typing import TextIO
 
 from eud.atomic import atomic_text
 from eud.commands.errors import input_error
 from eud.conllu import ConlluError, format_sentence
 from eud.graph import Sentence
-from eud.progress import progress
 from eud.validate.checks import has_enhanced_layer
 from eud.validate.files import RunState, check_file
-from eud.validate.repair import repair_sentence
 from eud.validate.official import LEVELS, OfficialChecks
+from eud.validate.repair import repair_sentence
 
 EPILOG = """\
 Each problem is printed as  FILE:LINE: [TESTID] message  with udvalidate's test
@@ -133,7 +131,7 @@ class _Run:
         args = self.args
         for path in args.files:
             name = "<stdin>" if path == "-" else path
-            for checked in progress(check_file(path, self.state, salvage=args.fix), desc=os.path.basename(path)):
+            for checked in check_file(path, self.state, salvage=args.fix):  # its bar counts bytes
                 self.sentences += checked.sentence is not None or checked.error is not None
                 if checked.error is not None and checked.sentence is None:
                     self.unreadable += 1

@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from eud.conllu import ConlluError, open_text, parse_conllu
+from eud.conllu import ConlluError, parse_conllu
 from eud.graph import Sentence
+from eud.progress import open_with_progress
 from eud.validate.checks import Problem, check_sentence, has_enhanced_layer
 from eud.validate.official import OfficialChecks
 from eud.validate.rows import UNREADABLE_IDS, check_raw_rows, read_with_empty_labels, salvage_lines
@@ -42,9 +43,9 @@ class RunState:
 
 def _lines(path: str, name: str, seen: RunState) -> Iterator[str]:
     """The lines of a (possibly compressed) file, each ending in "\\n" but the last maybe not; CR LF noted in ``seen``."""
-    with open_text(path) as text:
+    with open_with_progress(path) as stream:
         # Bytes, decoded line by line, so that bad UTF-8 is reported with its line.
-        for number, raw in enumerate(text.buffer, 1):
+        for number, raw in enumerate(stream, 1):
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError:
