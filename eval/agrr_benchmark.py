@@ -43,11 +43,14 @@ def part_rows(part: str) -> AgrrFile:
     return agrr
 
 
-def load_parser(model: str, threads: int = 1):
+def load_parser(model: str, threads: int = 1, orphan_bias: float = 0.0):
     """A model package's parse function, building the graph with the rules (and so the gapping rule)."""
+    from eud.agrr.system import bias_labels
     from eud.pipeline import Pipeline
 
-    return Pipeline.load(model, graph_mode="rules", threads=threads).parse_sentences
+    pipe = Pipeline.load(model, graph_mode="rules", threads=threads)
+    bias_labels(pipe.predictor, {"orphan": orphan_bias})
+    return pipe.parse_sentences
 
 
 def cmd_split(args: argparse.Namespace) -> int:
@@ -103,7 +106,7 @@ def cmd_trees(args: argparse.Namespace) -> int:
 
 def cmd_score(args: argparse.Namespace) -> int:
     gold = part_rows(args.part)
-    parser = load_parser(args.model, args.threads)
+    parser = load_parser(args.model, args.threads, args.orphan_bias)
     t0 = time.time()
     answers, sentences = [], []
     for answer, sentence in predict_rows(parser, gold.rows):
@@ -116,7 +119,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     if args.conllu:
         write_conllu(sentences, args.conllu)
     s = score(gold.rows, answers)
-    print(f"AGRR dev {args.part} ({len(gold.rows)} rows), model {args.model}: binary {s['binary']:.3f} "
+    print(f"AGRR dev {args.part} ({len(gold.rows)} rows), model {args.model}, orphan bias {args.orphan_bias}: binary {s['binary']:.3f} "
           f"(P {s['binary_precision']:.3f} R {s['binary_recall']:.3f}), resolution {s['resolution']:.3f}, "
           f"full {s['full']:.3f}; {took:.0f} s")
     return 0
@@ -189,6 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("score")
     p.add_argument("--model", required=True)
     p.add_argument("--part", choices=("heldout", "train"), default="heldout")
+    p.add_argument("--orphan-bias", type=float, default=0.0, help="added to the orphan label's score")
     p.add_argument("--csv", type=Path)
     p.add_argument("--conllu", type=Path)
     p = sub.add_parser("errors")

@@ -144,3 +144,42 @@ def test_answer_without_gap_is_class_0():
     _tree(sentence, [(2, "nsubj", "PRON"), (0, "root", "VERB"), (2, "punct", "PUNCT")])
     Enhancer(find_profile("ru")).enhance(sentence)
     assert answer(sentence, offsets, "Он спит.").cls == 0
+
+
+def test_command_scores_and_refuses_bad_input(fixtures, tmp_path, capsys):
+    from eud.commands.agrr import main
+
+    gold = str(fixtures / "agrr_rows.tsv")
+    assert main(["--score", gold, gold]) == 0
+    out = capsys.readouterr().out
+    assert "binary      1.0000" in out and "full        1.0000" in out
+    bad = tmp_path / "bad.csv"
+    bad.write_text("words\tclass\nОн спит.\t0\n", encoding="utf-8")
+    assert main([str(bad), "-o", str(tmp_path / "o.csv")]) == 1
+    assert "bad.csv:1: the header must start with 'text'" in capsys.readouterr().err
+    assert not (tmp_path / "o.csv").exists()
+
+
+def test_command_with_the_shipped_model(fixtures, tmp_path):
+    """Same rows, same texts, and graphs that pass udvalidate --level 2."""
+    import shutil
+    import subprocess
+
+    from eud.commands.agrr import main
+    from eud.models import find_model
+
+    pytest.importorskip("torch")
+    try:
+        find_model("ru_agrr")
+    except ValueError:
+        pytest.skip("models/ru_agrr is not there")
+    out, graphs = tmp_path / "out.csv", tmp_path / "graphs.conllu"
+    assert main([str(fixtures / "agrr_rows.tsv"), "-o", str(out), "--conllu", str(graphs), "--threads", "1"]) == 0
+    gold, pred = read_agrr(fixtures / "agrr_rows.tsv"), read_agrr(out)
+    assert [r.text for r in pred.rows] == [r.text for r in gold.rows]
+    assert out.read_bytes().count(b"\r\n") == 4
+    assert pred.rows[1].cls == 0
+    validator = shutil.which("udvalidate")
+    if validator:
+        done = subprocess.run([validator, "--level", "2", "--lang", "ru", str(graphs)], capture_output=True, text=True)
+        assert "PASSED" in done.stdout + done.stderr

@@ -3,7 +3,7 @@
 :func:`answer` maps the empty nodes that the gapping rule
 (:class:`~eud.enhance.gapping.Gapping`) made in a sentence to an AGRR row:
 
-* ``class`` is 1 when there is at least one empty node with ``CopyOf``;
+* ``class`` is 1 when the gapping rule made at least one empty node;
 * ``V``, one zero-width span per empty node, is the offset where the empty
   node sits: the start of the first word after it (the word whose id is the
   node's major part plus one) that has a letter or digit, or the end of the
@@ -12,6 +12,9 @@
   the node after the first remnant's phrase, and after a dash only when it
   is tagged PUNCT, hence the step over punctuation;
 * ``cV`` is the span of the word the first empty node copies (``CopyOf``);
+  when the rule found no antecedent (the promoted remnant hangs from a verb
+  as ``obl``, say, rather than as ``conj``), the first verb above the
+  promoted remnant, else the last verb before it (:func:`antecedent`);
 * ``R1``/``R2``, one span each per empty node, are its first two remnants in
   word order: the promoted remnant and its ``orphan`` dependents, each as the
   words of its basic subtree (the other remnants' subtrees, and the clause's
@@ -139,10 +142,23 @@ def correlates(tree: BasicTree, source: Word, remnants: list[Word]) -> list[Word
     return best[1]
 
 
+def antecedent(sentence: Sentence, promoted: Word) -> int:
+    """For an empty node without ``CopyOf``: the first verb above the promoted remnant, else the last verb before it."""
+    words = sentence.words
+    i, seen = promoted.head or 0, set()
+    while i and i not in seen:
+        seen.add(i)
+        if words[i - 1].upos in ("VERB", "AUX"):
+            return i
+        i = words[i - 1].head or 0
+    before = [w.id for w in words[: promoted.id - 1] if w.upos in ("VERB", "AUX")]
+    return before[-1] if before else (promoted.head or promoted.id)
+
+
 def answer(sentence: Sentence, offsets: list[tuple[int, int]], text: str) -> AgrrRow:
     """The AGRR row for an enhanced sentence of ``text`` whose words have these offsets."""
     row = AgrrRow(text)
-    nodes = sorted((e for e in sentence.empty_nodes if copy_of(e)), key=lambda e: e.node)
+    nodes = sorted(sentence.empty_nodes, key=lambda e: e.node)
     if not nodes or not offsets:
         return row
     tree = BasicTree(sentence)
@@ -163,7 +179,7 @@ def answer(sentence: Sentence, offsets: list[tuple[int, int]], text: str) -> Agr
         if len(phrase) > 1:
             spans["R2"].append(phrase[1])
         if not spans["cV"]:
-            source = words[copy_of(node) - 1]
+            source = words[(copy_of(node) or antecedent(sentence, promoted)) - 1]
             spans["cV"].append(offsets[source.id - 1])
             matched = correlates(tree, source, remnants[:2])
             # A correlate's phrase stops at the other correlate, the verb and the gapped clause.

@@ -19,6 +19,30 @@ from eud.progress import progress
 Parse = Callable[[list[Sentence]], Any]
 
 
+def bias_labels(predictor: Any, bias: dict[str, float]) -> None:
+    """Add ``bias[label]`` to the basic-tree label scores of a Predictor's network (in place).
+
+    AGRR asks whether a sentence has gapping at all, and the parser, which
+    has seen few ``orphan`` relations, is shy of them: a positive bias on
+    ``orphan`` trades precision of the class for recall.
+    """
+    items = predictor.vocabs["deprel"].index
+    columns = {items[k]: v for k, v in bias.items() if k in items and v}
+    model = predictor.model
+    plain = type(model).tree_labels.__get__(model)
+    if not columns:
+        model.__dict__.pop("tree_labels", None)
+        return
+
+    def biased(scores: Any, index: Any) -> Any:
+        out = plain(scores, index).clone()  # [K, L]
+        for k, v in columns.items():
+            out[:, k] += v
+        return out
+
+    model.tree_labels = biased
+
+
 def parse_rows(parse: Parse, rows: list[AgrrRow], chunk: int = 500,
                label: str = "parsing") -> Iterator[tuple[Sentence | None, list[tuple[int, int]]]]:
     """Each row's parsed sentence (None for a text without words) and its words' offsets, in order."""

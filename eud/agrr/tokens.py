@@ -1,7 +1,8 @@
 """Words with character offsets for AGRR texts, which come without tokenization.
 
 :func:`tokenize` splits a text into words by a regular expression: runs of
-letters and digits (inner hyphens and apostrophes kept: *что-то*, *O'Neil*),
+letters and digits (inner hyphens, also U+2010 and U+2011, and apostrophes kept: *что-то*,
+*O'Neil*),
 numbers with inner dots or commas (*3,5*, *1.2.3*), and every other
 non-space character on its own.  Each word keeps its ``(start, end)`` offsets
 in the text, so spans can be mapped both ways.  :func:`sentence_from_text`
@@ -18,7 +19,7 @@ import re
 
 from eud.graph import Sentence, Word
 
-TOKEN = re.compile(r"\d+(?:[.,]\d+)+|\w+(?:[-'’]\w+)*|[^\w\s]", re.UNICODE)
+TOKEN = re.compile(r"\d+(?:[.,]\d+)+|\w+(?:[-\u2010\u2011'’]\w+)*|[^\w\s]", re.UNICODE)
 
 
 def tokenize(text: str) -> list[tuple[int, int]]:
