@@ -133,6 +133,8 @@ class Pipeline:
             from eud.nn.predict import Predictor
 
             net, vocabs, config = load_package(folder)
+            if "languages" not in config:
+                language = str(config.get("language", ""))  # a one-language model parses with its own profile
             if "languages" in config and language in ("", config.get("language")):
                 # A multilingual folder named by path: which of its languages is not for us to guess.
                 raise ValueError(f"{folder}: a multilingual model (languages: {', '.join(config['languages'])}); "

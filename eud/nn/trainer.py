@@ -317,6 +317,19 @@ def finish_multilingual(cfg: dict[str, Any], output: Path, state: dict[str, Any]
     (output / "config.json").write_text(json.dumps({"format": "eud-parser/1", **pcfg}, indent=2, ensure_ascii=False) + "\n")
     results = {f"tune {lang}": {"rules": sc} for lang, sc in by_lang.items()}
     write_card(cfg, output, state, results, "rules", argv)
+    note = [
+        "## Tuning slice and data use", "",
+        (f"Every {cfg['tune_every']}th sentence (index % {cfg['tune_every']} == 0, counted per file before repeats) "
+        "of each training file above was held apart and never trained on; the epoch with the best macro "
+        "score over languages on that slice (ELAS, or LAS where a language has no enhanced gold) was kept, "
+        "and the 'tune' rows above score the whole slice.  The IWPT dev splits ARE training data here "
+        "(for most treebanks the only non-test split); no test split was read in training.  "
+        f"Languages (a learnt vector each): {', '.join(vocabs['lang'].items)}.  The enhanced graph comes from "
+        "the rule-based enhancer over the predicted tree, with the profile of the language (or treebank) "
+        "being parsed; lemmas from per-language lexicons (lexicon.json) of the training sentences."), "",
+    ]
+    with (output / "MODEL.md").open("a", encoding="utf-8") as card:
+        card.write("\n".join(note))
 
 
 def finish_package(cfg: dict[str, Any], output: Path, state: dict[str, Any], argv: list[str] | None) -> None:
