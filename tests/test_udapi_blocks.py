@@ -75,11 +75,14 @@ def test_profile_file_and_bad_arguments(tmp_path: Path):
     assert "eud.udapi.Enhance needs lang=CODE or profile=FILE" in run.stderr and run.stdout == ""
 
 
-@pytest.mark.parametrize("fixture", ["eval_gold", "gapping_en"])
-def test_parse_block_equals_eud_parse(fixture: str, tmp_path: Path):
+@pytest.mark.parametrize(("fixture", "options"), [
+    ("eval_gold", ["lang=en"]), ("gapping_en", ["lang=en"]),
+    ("gapping_en", [f"model={REPO / 'models' / 'en_ewt'}", "lang=en"]),
+])
+def test_parse_block_equals_eud_parse(fixture: str, options: list[str], tmp_path: Path):
     pytest.importorskip("torch")
     src = FIXTURES / f"{fixture}.conllu"
-    chain = udapy("read.Conllu", f"files={src}", ".eud.udapi.Parse", "lang=en", "write.Conllu", cwd=tmp_path)
+    chain = udapy("read.Conllu", f"files={src}", ".eud.udapi.Parse", *options, "write.Conllu", cwd=tmp_path)
     eud("parse", "--model", str(REPO / "models" / "en_ewt"), "--input-format", "conllu", str(src), "-q",
         "-o", "cli.conllu", cwd=tmp_path)
     assert chain == (tmp_path / "cli.conllu").read_text(encoding="utf-8")

@@ -4,6 +4,7 @@ Usage::
 
     udapy read.Conllu files=in.conllu .eud.udapi.Parse lang=en write.Conllu > out.conllu
     udapy read.Conllu files=in.conllu .eud.udapi.Parse model=models/en_ewt write.Conllu
+    udapy read.Conllu files=in.conllu .eud.udapi.Parse model=models/multi_charlstm lang=cs write.Conllu
 
 It predicts what ``eud parse --input-format conllu`` predicts, on the words
 the trees already have: LEMMA, UPOS, XPOS, FEATS, the basic tree (HEAD,
@@ -35,11 +36,15 @@ class Parse(Block):
 
     def __init__(self, lang: str | None = None, model: str | None = None, chunk: int | str = 2000,
                  **kwargs: Any) -> None:
-        """``lang``: language or treebank code of a shipped model; or ``model``: a model folder."""
+        """``lang``: language or treebank code of a shipped model; ``model``: a model folder (with
+        ``lang``: the language a multilingual folder parses)."""
         super().__init__(**kwargs)
-        if bool(lang) == bool(model):
-            raise ValueError("eud.udapi.Parse needs lang=CODE or model=DIR (one of them)")
-        self.pipeline = Pipeline.load(str(model or lang))
+        if not (lang or model):
+            raise ValueError("eud.udapi.Parse needs lang=CODE, model=DIR, or both for a multilingual model")
+        if model:
+            self.pipeline = Pipeline.load(str(model), lang=str(lang) if lang else None)
+        else:
+            self.pipeline = Pipeline.load(str(lang))
         self.chunk = int(chunk)
 
     def process_document(self, document: Any) -> None:
