@@ -9,7 +9,11 @@ Ctrl-C leaves ``FILE`` as it was before (or absent) and no temporary behind.
 
 from __future__ import annotations
 
+import bz2
 import contextlib
+import gzip
+import io
+import lzma
 import os
 import sys
 from collections.abc import Iterator
@@ -26,6 +30,11 @@ def temporary_name(path: str | os.PathLike) -> str:
     return os.path.join(folder, f".{base}.{os.getpid()}.tmp{suffix}")
 
 
+def _open_text_for_writing(name: str) -> IO[str]:
+    opener = {".xz": lzma.open, ".gz": gzip.open, ".bz2": bz2.open}.get(os.path.splitext(name)[1], open)
+    return io.TextIOWrapper(opener(name, "wb"), encoding="utf-8", newline="")
+
+
 @contextlib.contextmanager
 def atomic_text(path: str | os.PathLike) -> Iterator[IO[str]]:
     """Open ``path`` (``-``: stdout) for UTF-8 text, compressed by suffix; it appears only on success."""
@@ -33,10 +42,8 @@ def atomic_text(path: str | os.PathLike) -> Iterator[IO[str]]:
         yield sys.stdout
         sys.stdout.flush()
         return
-    from eud.conllu import open_text  # conllu imports this module for write_conllu
-
     tmp = temporary_name(path)
-    stream = open_text(tmp, "w")
+    stream = _open_text_for_writing(tmp)
     try:
         yield stream
         stream.close()

@@ -19,7 +19,6 @@ from eud.commands.cluster import HELP as CLUSTER_HELP
 from eud.commands.cluster import add_cluster_options, run_on_cluster, wants_cluster
 from eud.conllu import ConlluError, format_sentence
 from eud.pipeline import FORMATS, chunked, guess_format
-from eud.progress import progress
 
 EPILOG = """examples:
   eud parse --lang cs text.txt > text.conllu                         # the shipped model for Czech (see: eud models)
@@ -102,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         # -o appears only when the whole input parsed (temporary file + rename).
         with atomic_text(args.output) as out:
             chunks = chunked(pipe.read(args.input, fmt, errors=args.errors), args.chunk)
-            for chunk in progress(chunks, "parsing", unit="chunk"):
+            for chunk in chunks:  # the reader's bar shows bytes read of the input's size
                 pipe.parse_sentences(chunk)
                 for s in chunk:
                     out.write(format_sentence(s))

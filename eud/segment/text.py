@@ -27,6 +27,8 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 from typing import IO
 
+from eud.progress import open_with_progress
+
 TextSource = str | os.PathLike | IO[bytes] | IO[str]
 
 
@@ -104,7 +106,8 @@ def paragraphs(source: TextSource, *, errors: str = "strict", name: str | None =
             yield from _paragraphs(_lines(sys.stdin.buffer, name, errors))
             return
         try:
-            stream = open(path, "rb")  # noqa: SIM115 (closed by the with below; opened apart to name the file)
+            # On a terminal, a bar shows bytes read of the file's size.
+            stream = open_with_progress(path)
         except OSError as err:
             raise TextError(f"{name}: cannot open: {err.strerror}") from None
         with stream:
