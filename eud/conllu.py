@@ -20,7 +20,7 @@ import lzma
 import os
 import sys
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import IO
 
 from eud.atomic import atomic_text
@@ -198,9 +198,17 @@ class ConlluReader:
     open file.  ``name`` overrides the name used in error messages.
     """
 
-    def __init__(self, source: Source, *, lenient: bool = False, name: str | None = None) -> None:
+    def __init__(
+        self,
+        source: Source,
+        *,
+        lenient: bool = False,
+        name: str | None = None,
+        on_skip: Callable[[ConlluError], None] | None = None,
+    ) -> None:
         self.source = source
         self.lenient = lenient
+        self.on_skip = on_skip  # told of each skipped sentence instead of a warning
         self.skipped = 0
         if name is None:
             name = os.fspath(source) if isinstance(source, (str, os.PathLike)) else getattr(source, "name", "<input>")
@@ -256,7 +264,10 @@ class ConlluReader:
             if not self.lenient:
                 raise
             self.skipped += 1
-            warnings.warn(f"skipping broken sentence: {err}", stacklevel=3)
+            if self.on_skip is not None:
+                self.on_skip(err)
+            else:
+                warnings.warn(f"skipping broken sentence: {err}", stacklevel=3)
             return None
 
 

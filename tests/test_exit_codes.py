@@ -71,3 +71,15 @@ def test_atomic_text_keeps_the_compression_suffix_and_cleans_up(tmp_path: Path) 
     with atomic_text(target) as stream:
         stream.write("whole\n")
     assert [p.name for p in tmp_path.iterdir()] == ["a.conllu.xz"]
+
+
+def test_enhance_lenient_lists_skipped_sentences(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "in.conllu"
+    source.write_text(BROKEN_LATE, encoding="utf-8")
+    out = tmp_path / "out.conllu"
+    assert eud(["enhance", "--lang", "en", "--lenient", "-o", str(out), str(source)]) == 1
+    err = capsys.readouterr().err
+    assert f"eud enhance: skipped unreadable sentence: {source}:26: bad HEAD" in err
+    assert out.read_text(encoding="utf-8").count("# sent_id") == 2  # the readable sentences are written
+    assert eud(["enhance", "--lang", "en", "--lenient-ok", "-o", str(out), str(source)]) == 0
+    assert eud(["validate", str(out)]) == 0

@@ -8,8 +8,8 @@ import textwrap
 
 from eud.commands.cluster import HELP as CLUSTER_HELP
 from eud.commands.cluster import add_cluster_options, run_on_cluster, wants_cluster
-from eud.commands.errors import input_error
-from eud.conllu import ConlluError, read_conllu, write_conllu
+from eud.commands.errors import add_lenient_options, input_error, lenient_reader, lenient_status
+from eud.conllu import ConlluError, write_conllu
 from eud.enhance.pipeline import Enhancer
 from eud.enhance.profiles import ProfileError, find_profile, load_profile
 
@@ -42,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     group.add_argument("--lang", help="language or treebank code, e.g. en, cs_cac")
     group.add_argument("--profile", help="a profile TOML file")
     parser.add_argument("--no-repair", action="store_true", help="skip the validator's repair step")
+    add_lenient_options(parser)
     add_cluster_options(parser, chunk=True)
     parser.epilog += "\n" + CLUSTER_HELP
     args = parser.parse_args(argv)
@@ -54,8 +55,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"eud enhance: {err}", file=sys.stderr)
         return 2
     enhancer = Enhancer(profile, repair=not args.no_repair)
+    reader = lenient_reader("eud enhance", args.input, args.lenient)
     try:
-        write_conllu((enhancer.enhance(s) for s in read_conllu(args.input)), args.output)
+        write_conllu((enhancer.enhance(s) for s in reader), args.output)
     except (ConlluError, OSError) as err:
         return input_error("eud enhance", err, args.input)
-    return 0
+    return lenient_status(reader, args.lenient)

@@ -7,7 +7,10 @@ missing input file (argparse exits 2 for the rest).
 
 from __future__ import annotations
 
+import argparse
 import sys
+
+from eud.conllu import ConlluError, ConlluReader
 
 OK, PROBLEMS, USAGE = 0, 1, 2
 
@@ -31,3 +34,34 @@ def input_error(prog: str, err: Exception, name: str | None = None) -> int:
         message = str(err)
     print(f"{prog}: {message}", file=sys.stderr)
     return USAGE if isinstance(err, FileNotFoundError) else PROBLEMS
+
+
+def add_lenient_options(parser: argparse.ArgumentParser) -> None:
+    """``--lenient`` (skip unreadable sentences, exit 1 if any) and ``--lenient-ok`` (the same, exit 0)."""
+    parser.add_argument(
+        "--lenient",
+        action="store_const",
+        const="fail",
+        help="skip unreadable sentences, listing each on stderr with file and line; exit status 1 if any was skipped",
+    )
+    parser.add_argument(
+        "--lenient-ok",
+        dest="lenient",
+        action="store_const",
+        const="ok",
+        help="like --lenient, but skipped sentences alone leave the exit status 0",
+    )
+
+
+def lenient_reader(prog: str, path: str, lenient: str | None) -> ConlluReader:
+    """A reader of ``path`` that, with ``lenient`` set, skips unreadable sentences and names each on stderr."""
+
+    def tell(err: ConlluError) -> None:
+        print(f"{prog}: skipped unreadable sentence: {err}", file=sys.stderr)
+
+    return ConlluReader(path, lenient=bool(lenient), on_skip=tell)
+
+
+def lenient_status(reader: ConlluReader, lenient: str | None) -> int:
+    """The exit status of a run that otherwise succeeded: 1 if sentences were skipped, unless ``--lenient-ok``."""
+    return PROBLEMS if reader.skipped and lenient != "ok" else OK

@@ -15,7 +15,7 @@ import sys
 from typing import TextIO
 
 from eud.atomic import atomic_text
-from eud.commands.errors import input_error
+from eud.commands.errors import add_lenient_options, input_error
 from eud.conllu import ConlluError, format_sentence
 from eud.graph import Sentence
 from eud.validate.checks import has_enhanced_layer
@@ -60,19 +60,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--level", type=int, choices=LEVELS, default=2, help="UD validation level (default: 2)")
     parser.add_argument("--fix", action="store_true", help="write every sentence, repaired where needed")
     parser.add_argument("-o", "--output", default="-", metavar="OUT", help="where --fix writes (default: stdout)")
-    parser.add_argument(
-        "--lenient",
-        action="store_const",
-        const="fail",
-        help="skip unreadable sentences, listing each on stderr; exit status 1 if any was skipped",
-    )
-    parser.add_argument(
-        "--lenient-ok",
-        dest="lenient",
-        action="store_const",
-        const="ok",
-        help="like --lenient, but skipped sentences alone leave the exit status 0",
-    )
+    add_lenient_options(parser)
     parser.add_argument("-q", "--quiet", action="store_true", help="print nothing; only the exit status tells")
     parser.add_argument("--max-errors", type=int, default=0, metavar="N", help="print at most N problems (0: all)")
     return parser
