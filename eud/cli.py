@@ -85,7 +85,7 @@ COMMANDS: dict[str, tuple[str, Callable[[], Main]]] = {
     "models": ("the shipped models, their languages and test figures", _models),
     "enhance": ("basic UD trees in, enhanced UD graphs out (rule-based)", _enhance),
     "evaluate": ("IWPT-style scores: LAS, ELAS, EULAS and more", _evaluate),
-    "validate": ("check (and --fix) enhanced graphs as UD level-2 validation does", _validate),
+    "validate": ("check CoNLL-U as UD's validator does (levels 1-2); --fix repairs enhanced graphs", _validate),
     "collapse": ("replace empty nodes by path labels such as conj>nsubj", _collapse),
     "profile": ("learn an enhancer language profile from gold data", _profile),
     "train": ("train a parser or segmenter model package", _train),
