@@ -1,6 +1,7 @@
-"""Validation of enhanced UD graphs as UD's level-2 validation does, and their repair.
+"""Validation of CoNLL-U as UD's validator does (levels 1 and 2), and repair of enhanced graphs.
 
-Modules: :mod:`~eud.validate.checks` (one sentence's graph: DEPS order,
+Modules: :mod:`~eud.validate.official` (UD's own level-1/2 checks, run
+in-process through udtools), :mod:`~eud.validate.checks` (one sentence's graph: DEPS order,
 labels, connectivity, roots), :mod:`~eud.validate.rows` (the raw lines, for
 sentences too broken to read), :mod:`~eud.validate.files` (whole files, and
 graphs in all sentences or none) and :mod:`~eud.validate.repair` (the fixes

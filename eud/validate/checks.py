@@ -15,8 +15,9 @@ root rules (``enhanced-0-is-not-root``, ``enhanced-root-is-not-0``) are level 3
 in udvalidate; they are checked here too (``Problem.level`` says so) because
 every graph eud writes must satisfy them.  ``edeps-only-sometimes`` needs the
 whole file and is checked by :func:`eud.validate.files.check_file`.  The basic
-tree, features, MISC and sentence metadata are not checked: this module is about
-the enhanced layer.
+tree, features, MISC and sentence metadata are not checked here: this module is
+about the enhanced layer (``eud validate`` gets the rest from UD's own checks,
+:mod:`eud.validate.official`).
 """
 
 from __future__ import annotations
