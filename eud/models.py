@@ -9,7 +9,7 @@ language (``en`` finds a model whose language is ``en_ewt``, and ``en_gum``
 one whose language is ``en``).
 
 A multilingual model lists its languages in ``config.json`` (``"languages": ["bg", "cs", ...]``);
-it serves each of them, after the models named for that language.  :func:`resolve_model` also
+it serves each of them, after any model made for that language alone.  :func:`resolve_model` also
 says which language a multilingual model should parse (the code the user gave).  A language
 with no model here (Arabic: no training data ships) gets a :class:`ModelNotFound` naming the
 language and how to train a model with ``eud train``.
@@ -90,13 +90,14 @@ def resolve_model(name_or_path: str | os.PathLike) -> tuple[Path, str]:
         if language == name:
             return folder / model, language
     prefix = name.split("_")[0]
+    # A model made for the language comes before a multilingual one that also serves it.
+    for model, language in shipped.items():
+        if language.split("_")[0] == prefix:
+            return folder / model, language
     for model in shipped:
         served = model_languages(folder / model)
         if len(served) > 1 and (name in served or prefix in served):
             return folder / model, name  # a treebank code keeps its own enhancer profile (cs_cac)
-    for model, language in shipped.items():
-        if language.split("_")[0] == prefix:
-            return folder / model, language
     listing = ", ".join(f"{m} ({', '.join(model_languages(folder / m)) or '?'})" for m in shipped) or "none"
     if prefix in LANGUAGE_NAMES or (len(name) in (2, 3) and name.isalpha() and name.islower()):
         language = LANGUAGE_NAMES.get(prefix, repr(prefix))

@@ -133,7 +133,7 @@ class Pipeline:
             from eud.nn.predict import Predictor
 
             net, vocabs, config = load_package(folder)
-            if "languages" not in config:
+            if "lang" not in vocabs:
                 language = str(config.get("language", ""))  # a one-language model parses with its own profile
             if "languages" in config and language in ("", config.get("language")):
                 # A multilingual folder named by path: which of its languages is not for us to guess.

@@ -106,7 +106,8 @@ def test_tiny_multilingual_model_parses_each_language_validly(tiny_model, tmp_pa
 def _fake_models(tmp_path, monkeypatch):
     encoder = {"type": "charlstm"}
     for name, config in (("multi", {"language": "multi", "languages": ["cs", "pl"], "encoder": encoder}),
-                         ("en_x", {"language": "en", "encoder": encoder})):
+                         ("en_x", {"language": "en", "encoder": encoder}),
+                         ("pl_y", {"language": "pl_lfg", "encoder": encoder})):
         (tmp_path / name).mkdir()
         (tmp_path / name / "config.json").write_text(json.dumps(config))
     monkeypatch.setenv("EUD_MODELS", str(tmp_path))
@@ -115,7 +116,8 @@ def _fake_models(tmp_path, monkeypatch):
 def test_lang_resolves_to_the_model_serving_it(tmp_path, monkeypatch):
     _fake_models(tmp_path, monkeypatch)
     assert resolve_model("cs") == (tmp_path / "multi", "cs")
-    assert resolve_model("pl_lfg") == (tmp_path / "multi", "pl_lfg")  # treebank code kept: its enhancer profile
+    assert resolve_model("cs_cac") == (tmp_path / "multi", "cs_cac")  # treebank code kept: its enhancer profile
+    assert resolve_model("pl") == (tmp_path / "pl_y", "pl_lfg")  # a model made for Polish before the multilingual
     assert resolve_model("en") == (tmp_path / "en_x", "en")
     assert resolve_model("en_ewt") == (tmp_path / "en_x", "en")
     assert find_model("multi") == tmp_path / "multi"
