@@ -119,6 +119,18 @@ def parse_job(model: str, data: str, mode: str, annotate: bool, threads: int) ->
         return "bad", {"error": str(err)}
 
 
+def watch_parent(parent: int) -> None:
+    """In each worker: exit when the server process is gone (killed servers must not leave workers behind)."""
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="eud-watch-parent").start()
+
+
 # -- the app --------------------------------------------------------------------
 
 
@@ -138,12 +150,18 @@ class Server:
     def start(self) -> None:
         """Start the worker processes (spawned, so torch never meets a fork)."""
         context = multiprocessing.get_context("spawn")
-        self.pool = ProcessPoolExecutor(max_workers=self.config.workers, mp_context=context)
+        self.pool = ProcessPoolExecutor(max_workers=self.config.workers, mp_context=context,
+                                        initializer=watch_parent, initargs=(os.getpid(),))
 
     def stop(self) -> None:
-        """Stop the workers."""
+        """Stop the workers now: cancel queued jobs and end the processes (a running parse is not waited for)."""
         if self.pool is not None:
+            processes = list(getattr(self.pool, "_processes", {}).values())
             self.pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
+            for process in processes:
+                process.join(timeout=5)
             self.pool = None
 
     def restart(self) -> None:

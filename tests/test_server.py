@@ -59,13 +59,19 @@ class Running:
                 time.sleep(0.3)
         raise RuntimeError("eud serve did not answer /health within 120 s")
 
-    def stop(self) -> None:
+    def stop(self) -> list:
+        """Stop the server; return the worker processes still alive 10 s later (there should be none)."""
+        workers = self.workers()
         self.proc.terminate()
         try:
             self.proc.wait(timeout=20)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+        _, alive = psutil.wait_procs(workers, timeout=10)
+        for process in alive:
+            process.kill()
+        return alive
 
     def workers(self) -> list:
         """The parse worker processes (children of the server that run Python)."""
@@ -77,7 +83,7 @@ class Running:
 def server():
     running = Running("--workers", "1", "--max-queue", "64", "--model", "en")
     yield running
-    running.stop()
+    assert running.stop() == [], "the server left worker processes behind"
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +91,7 @@ def tight():
     """A server with small limits: 4 kB requests, no queue beyond the one running job."""
     running = Running("--workers", "1", "--max-queue", "0", "--max-bytes", "4096")
     yield running
-    running.stop()
+    assert running.stop() == [], "the server left worker processes behind"
 
 
 def post(server: Running, path: str, timeout: float = 120, **fields: str) -> httpx.Response:
