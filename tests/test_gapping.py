@@ -280,7 +280,9 @@ def test_english_profile_through_the_whole_enhancer() -> None:
     The empty node gets only its conj edge, not the antecedent's ccomp (propagate = false); the
     antecedent's auxiliary stays off it while its subject is shared; the comma before the remnants
     goes to it; a bare nominal before an oblique pairs with the object, the subject being shared
-    (skip_penalty); a possessive remnant (*Beta's 3 %*) is a subject, not an oblique.
+    (skip_penalty); a possessive remnant (*Beta's 3 %*) is a subject, not an oblique.  A parser's
+    tree that hangs the promoted remnant on the object (*ate an apple and Mary a pear*) still gives
+    Mary the subject of the empty node, and not the object of *ate* by conjunct propagation.
     """
     from eud.enhance import Enhancer, find_profile
 

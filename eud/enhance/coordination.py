@@ -65,7 +65,7 @@ class Coordination:
             if first == w.id:
                 continue
             node = self._target(ctx, w)
-            if node[1] and not self.to_empty:
+            if node is None or (node[1] and not self.to_empty):
                 continue
             for head, _, label in graph.heads((first, 0)):
                 if head == node or label in self.skip or label == "ref":
@@ -73,7 +73,7 @@ class Coordination:
                 graph.add(head, node, label)
 
     @staticmethod
-    def _target(ctx: Context, w) -> NodeId:
+    def _target(ctx: Context, w) -> NodeId | None:
         """The node that stands for conjunct ``w``: an empty node when gapping replaced it."""
         graph = ctx.sentence.enhanced
         node = (w.id, 0)
@@ -83,6 +83,10 @@ class Coordination:
         for _, dep, label in graph.dependents(head):
             if dep[1] and label.startswith("conj") and any(d == node for _, d, _ in graph.dependents(dep)):
                 return dep
+        if any(h[1] for h, _, _ in graph.heads(node)):
+            # A remnant whose clause gapping restored under another head (the parser hung
+            # *Mary* in *ate an apple and Mary a pear* on *apple*): nothing to propagate.
+            return None
         return node
 
 

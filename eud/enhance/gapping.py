@@ -163,6 +163,12 @@ def language_style(code: str | None) -> Style:
         return Style()
     return profile_style(profile)
 
+def _crossings(matched: list[Word | None]) -> int:
+    """Pairs of remnants whose correlates come in the opposite order."""
+    ids = [c.id for c in matched if c is not None]
+    return sum(1 for i, a in enumerate(ids) for b in ids[i + 1:] if b < a)
+
+
 class Gapping:
     """Enhancer rule: an empty node for each predicate elided under ``orphan``."""
 
@@ -383,6 +389,13 @@ class Gapping:
         labels[p.id] = label_from_correlate(source)
         here = alignment_score(tree, remnants, matched)
         there = alignment_score(tree, remnants, lifted)
+        # A parser may hang the promoted remnant on the wrong argument (*ate an apple and
+        # Mary a pear*: Mary as a conjunct of apple), so P may also align with any dependent.
+        # Crossed pairs count against both, as in correlates.align.
+        free_labels, free = self._labels(tree, remnants, verb)
+        anywhere = alignment_score(tree, remnants, free) - 1.5 * _crossings(free)
+        if anywhere > max(here, there - 1.5 * _crossings(lifted)):
+            return verb, free_labels, free
         return (verb, labels, lifted) if there > here else None
 
     def _labels(

@@ -1,0 +1,49 @@
+"""Average two parser packages' weights (same network and tables): ``(1 - t) * A + t * B``.
+
+Fine-tuning for one construction can cost a little everywhere else; interpolating the
+fine-tuned weights with the ones it started from keeps most of both (Wortsman et al. 2022,
+"Robust fine-tuning of zero-shot models", WiSE-FT).  The result is written as a package
+(config, tables, lexicon and segmenter copied from B).
+
+    python eval/interpolate_weights.py models/en_ewt work/en_gapping/model 0.5 work/en_gapping/mix50
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from pathlib import Path
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the interpolated package."""
+    from safetensors.torch import load_file, save_file
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("a", type=Path, help="package the fine-tuning started from")
+    ap.add_argument("b", type=Path, help="fine-tuned package")
+    ap.add_argument("t", type=float, help="weight of b, 0..1")
+    ap.add_argument("out", type=Path)
+    args = ap.parse_args(argv)
+    if not 0.0 <= args.t <= 1.0:
+        print("error: t must lie in 0..1", file=sys.stderr)
+        return 2
+    wa, wb = load_file(str(args.a / "model.safetensors")), load_file(str(args.b / "model.safetensors"))
+    if wa.keys() != wb.keys() or any(wa[k].shape != wb[k].shape for k in wa):
+        print(f"error: {args.a} and {args.b} hold different networks", file=sys.stderr)
+        return 1
+    mixed = {}
+    for k, va in wa.items():
+        vb = wb[k]
+        mixed[k] = ((1 - args.t) * va.float() + args.t * vb.float()).to(vb.dtype) if vb.is_floating_point() else vb
+    if args.out.exists() and args.out.resolve() != args.b.resolve():
+        shutil.rmtree(args.out)
+    shutil.copytree(args.b, args.out, ignore=shutil.ignore_patterns("model.safetensors", "MODEL.md"))
+    save_file(mixed, str(args.out / "model.safetensors"), metadata={"format": "eud-parser/1"})
+    print(f"wrote {args.out} ({1 - args.t:g} x {args.a} + {args.t:g} x {args.b})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
