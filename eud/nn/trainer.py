@@ -309,7 +309,8 @@ def finish_multilingual(cfg: dict[str, Any], output: Path, state: dict[str, Any]
     for lang in sorted(set(langs)):
         write_lexicon(output, [s for s, code in zip(train, langs) if code == lang], lang=lang)
     del train
-    by_lang = evaluate_tune(model, vocabs, cfg, tune, lemmatizers=True, folder=output)
+    cap = int(cfg.get("tune_max_sentences", 0))
+    by_lang = evaluate_tune(model, vocabs, cfg, tune, cap, lemmatizers=True, folder=output)
     for lang, sc in by_lang.items():
         log.info("tune %s: %s", lang, "  ".join(f"{k} {v:.2f}" for k, v in sc.items()))
     pcfg.update(graph_mode="rules", relex="rules", languages=vocabs["lang"].items)
@@ -322,7 +323,8 @@ def finish_multilingual(cfg: dict[str, Any], output: Path, state: dict[str, Any]
         (f"Every {cfg['tune_every']}th sentence (index % {cfg['tune_every']} == 0, counted per file before repeats) "
         "of each training file above was held apart and never trained on; the epoch with the best macro "
         "score over languages on that slice (ELAS, or LAS where a language has no enhanced gold) was kept, "
-        "and the 'tune' rows above score the whole slice.  The IWPT dev splits ARE training data here "
+        "and the 'tune' rows above score the slice (its first tune_max_sentences sentences per language "
+        f"when set: {cfg.get('tune_max_sentences') or 'all'}).  The IWPT dev splits ARE training data here "
         "(for most treebanks the only non-test split); no test split was read in training.  "
         f"Languages (a learnt vector each): {', '.join(vocabs['lang'].items)}.  The enhanced graph comes from "
         "the rule-based enhancer over the predicted tree, with the profile of the language (or treebank) "
