@@ -171,7 +171,8 @@ def test_treebanks_no_orphan_or_dep_left() -> None:
 def test_style_lookup() -> None:
     """Styles come from the profiles' [gapping] tables: a treebank's own wins over its language's."""
     assert Gapping(language="lv_lvtb").style == Style(place="promoted_word")
-    english = {"place": "before_first", "propagate": False, "skip_penalty": 0.5, "punct_after": False}
+    english = {"place": "before_first", "propagate": False, "skip_penalty": 0.5, "punct_after": False,
+               "punct_embedded": False}
     assert Gapping(language="en").style == Style(**english)
     assert Gapping(language="en_ewt").style == Style(**english, punct=False, keep=True)
     assert Gapping(language="en_gum").style == Style(**{**english, "propagate": True}, punct=False, aux=True)
@@ -279,7 +280,8 @@ def test_english_profile_through_the_whole_enhancer() -> None:
 
     The empty node gets only its conj edge, not the antecedent's ccomp (propagate = false); the
     antecedent's auxiliary stays off it while its subject is shared; the comma before the remnants
-    goes to it; a bare nominal before an oblique pairs with the object, the subject being shared
+    goes to it when the antecedent is the main verb, not under an embedded one (punct_embedded); a
+    bare nominal before an oblique pairs with the object, the subject being shared
     (skip_penalty); a possessive remnant (*Beta's 3 %*) is a subject, not an oblique.  A parser's
     tree that hangs the promoted remnant on the object (*ate an apple and Mary a pear*) still gives
     Mary the subject of the empty node, and not the object of *ate* by conjunct propagation.

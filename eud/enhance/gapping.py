@@ -127,6 +127,9 @@ class Style:
     # With punct: also the punctuation after the promoted remnant (GAPPING keeps
     # that on the remnant: it closes an apposition or a parenthesis).
     punct_after: bool = True
+    # With punct: also when the antecedent heads an embedded clause (GAPPING
+    # moves it for a main-clause antecedent only: 33 of 41 vs 3 of 13).
+    punct_embedded: bool = True
     # The antecedent's auxiliaries also hang from the empty node (GUM).
     aux: bool = False
     # Conjunct propagation also gives the empty node its antecedent's incoming
@@ -280,10 +283,13 @@ class Gapping:
             if r is not p:
                 graph.discard((r.head or 0, 0), r.node, "orphan")
             graph.add(empty, r.node, labels[r.id])
+        main_clause = source is None or not source.head
         for c in tree.children[p.id]:
             child = words[c - 1]
             if child.deprel != "orphan" and self._moves(child, p):
-                if child.udeprel == "punct" and not (style.punct and (style.punct_after or child.id < p.id)):
+                if child.udeprel == "punct" and not (
+                    style.punct and (style.punct_after or child.id < p.id) and (style.punct_embedded or main_clause)
+                ):
                     continue
                 if not style.keep:
                     graph.discard(p.node, child.node, child.deprel)
