@@ -90,21 +90,17 @@ def segment_rows(model: Path, treebanks: list[str]) -> list[str]:
     return rows
 
 
-def lemma_rows(model: Path, treebanks: list[str], show: int = 0) -> list[str]:
+def lemma_rows(model: Path, treebanks: list[str], show: int = 0, lang: str | None = None) -> list[str]:
     """Markdown rows: treebank, Lemmas before/after, lexicon coverage, unseen-word accuracy, guard refusals."""
-    import torch
-
     from eud.nn.lemma import apply_script, edit_script
-    from eud.nn.lexicon import Lemmatizer
-    from eud.nn.package import load_package
-    from eud.nn.predict import Predictor
+    from eud.pipeline import Pipeline
 
-    torch.set_num_threads(1)
-    net, vocabs, config = load_package(model)
-    predictor = Predictor(net, vocabs, config, graph_mode="graph")
-    lemmatizer = Lemmatizer.load(model)
+    predictor = Pipeline.load(model, threads=1, lang=lang).predictor
+    lemmatizer = predictor.lemmatizer
     if lemmatizer is None:
         raise SystemExit(f"{model}: no lexicon.json (build it: python -m eud.nn.lexicon {model} TRAIN.conllu)")
+    # "Before" is the classifier's scripts alone; the lemmatizer is applied to them afterwards.
+    predictor.lemmatizer = None
     rows = []
     for tb in treebanks:
         gold = list(read_conllu(test_file(tb)))
@@ -146,6 +142,7 @@ def main() -> int:
     parser.add_argument("--segmenters", type=Path, help="segment: a folder of per-language segmenters "
                         "(models/segmenters), each scored on its language's test sets")
     parser.add_argument("--show", type=int, default=0, help="lemmas: print this many refused guesses to stderr")
+    parser.add_argument("--lang", help="lemmas: the language of a multilingual parser package")
     args = parser.parse_args()
     if args.what == "segment":
         print("| test set | package | Tokens F1 | Words F1 | Sentences F1 |\n|---|---|---|---|---|")
@@ -158,7 +155,7 @@ def main() -> int:
     else:
         print("| test set | package | Lemmas | words in lexicon % | Lemmas of unseen words | guard refusals |\n"
               "|---|---|---|---|---|---|")
-        lemma_rows(args.model, args.treebank, args.show)
+        lemma_rows(args.model, args.treebank, args.show, args.lang)
     return 0
 
 

@@ -193,7 +193,8 @@ class Segmenter:
                 following = [t.form for t in tokens[k + 1:k + 3]]
                 if self.abbreviations.keeps_going(tok.form, glued, following):
                     tok.sent_prob = 0.0
-                    if glued is not None and tok.form == "." and not out[-1].mwt and self.abbreviations.attaches():
+                    if (glued is not None and tok.form == "." and not out[-1].mwt and glued.isalpha()
+                            and self.abbreviations.attaches()):
                         out[-1].form += "."
                         out[-1].space_after = tok.space_after
                         continue

@@ -473,6 +473,8 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(prog="python -m eud.segment.train", description=main.__doc__)
     parser.add_argument("config", type=Path)
+    parser.add_argument("--abbreviations-only", action="store_true",
+                        help="only rewrite abbreviations.json of the written package(s) from the same training sentences")
     args = parser.parse_args(argv)
     try:
         text = args.config.read_text(encoding="utf-8")
@@ -480,7 +482,24 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as err:
         print(f"{args.config}: cannot read config: {err}", file=sys.stderr)
         return 2
+    if args.abbreviations_only:
+        return write_abbreviations(config, args.config)
     return train_segmenter(config, args.config)
+
+
+def write_abbreviations(config: dict, config_path: Path) -> int:
+    """Rewrite ``abbreviations.json`` of a trained package (each language's, for a multilingual one) without training."""
+    cfg = {**DEFAULTS, **config}
+    out = _resolve(cfg, config_path, "output")
+    for c in _corpora(cfg, config_path):
+        folder = out / c.lang if c.lang else out
+        if not (folder / "config.json").is_file():
+            print(f"{folder}: not a segmenter package (train it first)", file=sys.stderr)
+            return 2
+        abbreviations = Abbreviations.learn(c.sentences)
+        abbreviations.save(folder)
+        print(f"{folder}: {len(abbreviations.to_json()['abbreviations'])} abbreviations", file=sys.stderr)
+    return 0
 
 
 if __name__ == "__main__":
