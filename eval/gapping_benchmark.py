@@ -311,15 +311,21 @@ def gapping_corpus(args: argparse.Namespace) -> int:
 def show_gap_errors(gold: list[Sentence], system: list[Sentence], limit: int) -> None:
     """Print missed and spurious gap edges of up to ``limit`` sentences to stderr."""
     shown = 0
-    for g, s in zip(gold, system):
+    for number, (g, s) in enumerate(zip(gold, system), 1):
         ge, se = gap_edges(g), gap_edges(s)
         if ge == se or shown >= limit:
             continue
         shown += 1
-        form = {w.id: w.form for w in g.words}
-        def fmt(e: tuple[int, int, str]) -> str:
-            return f"{form.get(e[0], e[0])}<-{e[2]}-{form.get(e[1], 'ROOT')}({e[1]})"
-        print(f"  {g.sent_id}: missed {sorted(map(fmt, ge - se))} spurious {sorted(map(fmt, se - ge))}", file=sys.stderr)
+        missed = sorted(_edge_text(g, e) for e in ge - se)
+        spurious = sorted(_edge_text(g, e) for e in se - ge)
+        print(f"  sentence {number} ({g.sent_id or 'no id'}): missed {missed} spurious {spurious}", file=sys.stderr)
+
+
+def _edge_text(sentence: Sentence, edge: tuple[int, int, str]) -> str:
+    """``form<-path-headform(head)`` for error listings."""
+    dep, head, path = edge
+    form = {w.id: w.form for w in sentence.words}
+    return f"{form.get(dep, dep)}<-{path}-{form.get(head, 'ROOT')}({head})"
 
 
 def main(argv: list[str] | None = None) -> int:
