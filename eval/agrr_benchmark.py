@@ -97,7 +97,9 @@ def cmd_trees(args: argparse.Namespace) -> int:
     write_agrr(AgrrFile(golds), args.out / "ceiling_gold.csv")
     write_agrr(AgrrFile(ceiling), args.out / "ceiling_pred.csv")
     c = score(golds, ceiling)
-    print(f"ceiling on the {len(golds)} converted rows: resolution {c['resolution']:.3f}, full {c['full']:.3f}")
+    columns = ", ".join(f"{col} {sum(symbol_f1(g.spans[col], p.spans[col]) for g, p in zip(golds, ceiling) if p.cls) / max(1, len(golds)):.3f}"
+                        for col in ("cV", "V", "R1", "R2", "cR1", "cR2"))
+    print(f"ceiling on the {len(golds)} converted rows: resolution {c['resolution']:.3f}, full {c['full']:.3f}; {columns}")
     write_conllu(gapped, args.out / "gapped.conllu")
     write_conllu(plain, args.out / "plain.conllu")
     print(f"{len(gapped)} gapped trees ({refused} gapped rows refused), {len(plain)} plain trees in {args.out}")
