@@ -32,7 +32,7 @@ def add_cluster_options(parser: argparse.ArgumentParser, *, chunk: bool = False)
 
 def wants_cluster(args: argparse.Namespace) -> bool:
     """Did the user ask for a cluster run?"""
-    return bool(args.workers or args.cluster)
+    return args.workers is not None or bool(args.cluster)
 
 
 def run_on_cluster(prog: str, args: argparse.Namespace, chunk: int, **job: Any) -> int:
