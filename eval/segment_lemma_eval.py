@@ -33,7 +33,6 @@ from segment_eval import SHARED, raw_text, score, with_placeholder_tree
 
 from eud.conllu import read_conllu, write_conllu
 
-
 # Issue 11's test sets per language (en is scored with models/en_ewt/segmenter).
 TEST_SETS = {
     "bg": ["bg_btb"], "cs": ["cs_cac", "cs_fictree"], "nl": ["nl_alpino", "nl_lassysmall"], "et": ["et_ewt", "et_edt"],
@@ -50,9 +49,8 @@ def test_file(treebank: str) -> Path:
 
 def segment_rows(model: Path, treebanks: list[str]) -> list[str]:
     """Markdown rows: treebank, Tokens/Words/Sentences F1 without and with abbreviations."""
-    from eud.segment import Segmenter, split_paragraphs
-
     import eud.segment.segmenter as segmenter_module
+    from eud.segment import Segmenter, split_paragraphs
 
     seg = Segmenter.load(model)
     learnt = seg.abbreviations
