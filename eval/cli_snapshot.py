@@ -93,7 +93,7 @@ def run(name: str, args: str, eud: list[str]) -> tuple[bytes, bytes, int, dict[s
             else:
                 argv.append(word)
         env = dict(os.environ, OMP_NUM_THREADS="1", EUD_NO_PROGRESS="1")
-        proc = subprocess.run(eud + argv, cwd=tmp, input=stdin, capture_output=True, env=env)
+        proc = subprocess.run(eud + argv, cwd=tmp, input=stdin, check=False, capture_output=True, env=env)
         files = {p.name: p.read_bytes() for p in sorted(Path(tmp).iterdir()) if p.name not in TEXTS}
         return proc.stdout, TIMING.sub(b"T", proc.stderr), proc.returncode, files
 

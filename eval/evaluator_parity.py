@@ -34,8 +34,8 @@ from pathlib import Path
 
 from eud.collapse import collapse_empty_nodes
 from eud.conllu import format_sentence, parse_conllu, read_conllu, write_conllu
-from eud.evaluate.data import read_for_scoring
 from eud.evaluate import evaluate_loaded
+from eud.evaluate.data import read_for_scoring
 from eud.graph import EmptyNode, EnhancedGraph, MultiwordToken, Sentence, Word
 
 SHARED_UD = Path(__file__).resolve().parents[2] / "shared" / "data" / "ud"

@@ -37,9 +37,8 @@ from collections import Counter
 from pathlib import Path
 
 from eud.conllu import read_conllu
+from eud.validate import ENHANCED_TESTIDS, check_file, check_sentence
 from eud.validate.repair import repair_sentence
-from eud.validate import ENHANCED_TESTIDS, check_sentence
-from eud.validate import check_file
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_UD = REPO.parent / "shared" / "data" / "ud"

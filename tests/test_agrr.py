@@ -181,5 +181,5 @@ def test_command_with_the_shipped_model(fixtures, tmp_path):
     assert pred.rows[1].cls == 0
     validator = shutil.which("udvalidate")
     if validator:
-        done = subprocess.run([validator, "--level", "2", "--lang", "ru", str(graphs)], capture_output=True, text=True)
+        done = subprocess.run([validator, "--level", "2", "--lang", "ru", str(graphs)], check=False, capture_output=True, text=True)
         assert "PASSED" in done.stdout + done.stderr

@@ -17,8 +17,8 @@ import lzma
 import pytest
 
 from eud.collapse import collapse_empty_nodes
-from eud.conllu import format_sentence, read_conllu
 from eud.commands.evaluate import main
+from eud.conllu import format_sentence, read_conllu
 from eud.evaluate import evaluate_files, evaluate_sentences, format_table
 
 EXPECTED = {  # metric: (correct, gold, system, aligned)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from eud.conllu import parse_conllu
-from eud.evaluate.enhancement_types import classify
 from eud.evaluate.data import ROOT_HEAD, load_for_scoring
+from eud.evaluate.enhancement_types import classify
 
 
 def _types(text: str) -> dict[tuple[int, int, str], str]:

@@ -13,12 +13,12 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 pytest.importorskip("safetensors")
 
+from eud.commands.train import main as train_main
 from eud.conllu import format_sentence, read_conllu
 from eud.nn.encoders import resolve_encoder_config
 from eud.nn.model import Parser
 from eud.nn.package import load_package, save_package
 from eud.nn.predict import Predictor
-from eud.commands.train import main as train_main
 from eud.nn.vocab import build_vocabs
 
 SMALL_MODEL = {"tag_hidden": 16, "arc_dim": 16, "label_dim": 8, "dropout": 0.1}

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from eud.enhance.profiles import load_profile
 from eud.commands.profile import main
+from eud.enhance.profiles import load_profile
 
 EN_FIXTURES = ["enhance_case_en", "enhance_coordination", "enhance_control", "enhance_relative"]
 

@@ -12,12 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from eud.commands.validate import main
 from eud.conllu import format_sentence, parse_conllu, read_conllu
 from eud.graph import ROOT, EnhancedGraph, Sentence, Word
+from eud.validate import check_file, check_sentence, label_problem, reachable
 from eud.validate.repair import repair_sentence
-from eud.validate import check_sentence, label_problem, reachable
-from eud.commands.validate import main
-from eud.validate import check_file
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 BROKEN = [

@@ -10,11 +10,10 @@ from pathlib import Path
 import pytest
 from conftest import needs_shared, shared_files
 
+from eud.commands.validate import main
 from eud.conllu import parse_conllu
 from eud.graph import EmptyNode, Sentence, Word
-from eud.validate import check_sentence, edeprel_is_valid, node_lines
-from eud.commands.validate import main
-from eud.validate import check_file
+from eud.validate import check_file, check_sentence, edeprel_is_valid, node_lines
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
