@@ -28,3 +28,14 @@ def needs_shared(paths: list[Path]) -> None:
 def fixtures() -> Path:
     """The folder of small hand-written CoNLL-U fixtures."""
     return FIXTURES
+
+
+@pytest.fixture(scope="module")
+def one_torch_thread():
+    """Run a module's tests on one torch thread: two threads on a busy 2-core machine can be 50x slower."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)

@@ -20,14 +20,7 @@ from eud.segment.mwt import MwtExpander
 from eud.segment.segmenter import Segmenter
 from eud.segment.text import clean_text
 
-
-@pytest.fixture(autouse=True, scope="module")
-def one_thread():
-    # Two torch threads on a busy 2-core machine can be 50x slower than one.
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 def surface_chars(sentences) -> str:
