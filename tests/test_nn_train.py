@@ -181,3 +181,24 @@ def test_output_passes_udvalidate_level_2(tmp_path: Path, fixtures: Path) -> Non
         sentences = list(read_conllu(fixtures / "parser_tiny.conllu"))
         run = subprocess.run(["udvalidate", "--lang", "en", "--level", "2", str(out)], capture_output=True, text=True, check=False)
         assert "*** PASSED ***" in run.stdout + run.stderr, (mode, run.stdout[-2000:], run.stderr[-2000:])
+
+
+def test_label_bias_moves_the_relation_choice(fixtures: Path) -> None:
+    sentences = list(read_conllu(fixtures / "parser_tiny.conllu"))
+    vocabs = build_vocabs(sentences, min_word_count=1)
+    assert "orphan" in vocabs["deprel"].index
+    enc = resolve_encoder_config(SMALL_CHARLSTM)
+    torch.manual_seed(7)
+    model = Parser({"encoder": enc, "model": SMALL_MODEL}, vocabs)
+    config = {"encoder": enc, "language": "en"}
+    plain = Predictor(model, vocabs, config, graph_mode="rules").decode_all(list(sentences))
+    pushed = Predictor(model, vocabs, {**config, "label_bias": {"orphan": 1e4, "no-such-relation": 5.0}},
+                       graph_mode="rules").decode_all(list(sentences))
+    pulled = Predictor(model, vocabs, {**config, "label_bias": {"orphan": -1e4}}, graph_mode="rules")
+    # The same trees; every non-root relation becomes orphan under a huge bias, none under a huge negative one.
+    assert [d.heads for d in pushed] == [d.heads for d in plain]
+    for d in pushed:
+        assert {r for h, r in zip(d.heads, d.deprels) if h != 0} == {"orphan"}
+        assert [r for h, r in zip(d.heads, d.deprels) if h == 0] == ["root"] * d.heads.count(0)
+    assert all("orphan" not in d.deprels for d in pulled.decode_all(list(sentences)))
+    assert pulled.label_bias is not None and Predictor(model, vocabs, config).label_bias is None

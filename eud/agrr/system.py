@@ -20,27 +20,15 @@ Parse = Callable[[list[Sentence]], Any]
 
 
 def bias_labels(predictor: Any, bias: dict[str, float]) -> None:
-    """Add ``bias[label]`` to the basic-tree label scores of a Predictor's network (in place).
+    """Replace the basic-relation biases of a Predictor (``{"orphan": 2.0}``; see ``label_bias`` in packages).
 
     AGRR asks whether a sentence has gapping at all, and the parser, which
     has seen few ``orphan`` relations, is shy of them: a positive bias on
     ``orphan`` trades precision of the class for recall.
     """
-    items = predictor.vocabs["deprel"].index
-    columns = {items[k]: v for k, v in bias.items() if k in items and v}
-    model = predictor.model
-    plain = type(model).tree_labels.__get__(model)
-    if not columns:
-        model.__dict__.pop("tree_labels", None)
-        return
+    from eud.nn.predict import label_bias_vector
 
-    def biased(scores: Any, index: Any) -> Any:
-        out = plain(scores, index).clone()  # [K, L]
-        for k, v in columns.items():
-            out[:, k] += v
-        return out
-
-    model.tree_labels = biased
+    predictor.label_bias = label_bias_vector(predictor.vocabs["deprel"], bias)
 
 
 def parse_rows(parse: Parse, rows: list[AgrrRow], chunk: int = 500,

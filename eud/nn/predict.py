@@ -64,8 +64,12 @@ def _label_choices(scores: np.ndarray, root_ix: int | None, is_root: np.ndarray)
 
 
 def decode(model: Parser, scores: dict[str, torch.Tensor], batch: Batch, vocabs: dict[str, Vocab],
-           threshold: float = 0.5) -> list[Decoded]:
-    """Decode a batch: tags by argmax, trees by Chu-Liu/Edmonds, graph edges by threshold, then labels."""
+           threshold: float = 0.5, label_bias: np.ndarray | None = None) -> list[Decoded]:
+    """Decode a batch: tags by argmax, trees by Chu-Liu/Edmonds, graph edges by threshold, then labels.
+
+    ``label_bias`` [L] is added to the basic-relation scores before the label is chosen
+    (see :func:`label_bias_vector`).
+    """
     tag_ix = {t: scores[t].argmax(-1).numpy() for t in TAGS}
     arc_logp = torch.log_softmax(scores["arc"], -1).numpy()  # [B, N, N+1]
     lengths = batch.lengths.tolist()
@@ -79,7 +83,10 @@ def decode(model: Parser, scores: dict[str, torch.Tensor], batch: Batch, vocabs:
         tree_index.extend((b, i, h) for i, h in enumerate(heads))
     t_index = torch.tensor(tree_index)
     dv = vocabs["deprel"]
-    deprel_ix = _label_choices(model.tree_labels(scores, t_index).numpy(), dv.index.get("root"),
+    label_scores = model.tree_labels(scores, t_index).numpy()  # [K, L]
+    if label_bias is not None:
+        label_scores = label_scores + label_bias[None, :]
+    deprel_ix = _label_choices(label_scores, dv.index.get("root"),
                                t_index[:, 2].numpy() == 0)
     deprels = [dv.items[k] for k in deprel_ix]
     probs = torch.sigmoid(scores["enh"]).numpy() if "enh" in scores else None
@@ -144,6 +151,7 @@ class Predictor:
         self.gapping = Gapping(copy_of=True, language=language or None)
         self.repair = repair_sentence
         self.lemmatizer = lemmatizer
+        self.label_bias = label_bias_vector(vocabs["deprel"], config.get("label_bias") or {})
         if precision is not None:
             model.precision = resolve_precision(precision)
 
@@ -161,7 +169,8 @@ class Predictor:
         for idx in length_batches(lengths, self.batch_words):
             batch = make_batch(sentences, idx, self.vocabs, max_chars=self.max_chars, langs=langs)
             scores = self.model(batch, graph=self.needs_graph)
-            for i, d in zip(idx, decode(self.model, scores, batch, self.vocabs, min(0.5, self.edge_threshold))):
+            decoded = decode(self.model, scores, batch, self.vocabs, min(0.5, self.edge_threshold), self.label_bias)
+            for i, d in zip(idx, decoded):
                 results[i] = d
         return results  # type: ignore[return-value]
 
@@ -221,6 +230,21 @@ class Predictor:
         for h, dep, label in d.edges:
             if p[dep[0] - 1, h[0]] > self.add_above and not graph.has(h, dep):
                 graph.add(h, dep, relexicalise(label, sentence, dep[0], children))
+
+
+def label_bias_vector(deprels: Vocab, bias: dict[str, float]) -> np.ndarray | None:
+    """A package's ``label_bias`` ({relation: added log-score}) as a vector over the relation table.
+
+    Gapping is rare in treebanks, so a parser's ``orphan`` scores are badly
+    calibrated: a negative bias makes it surer before it posits an elided
+    predicate (fewer false empty nodes), a positive one finds more gaps.
+    Relations the table lacks are ignored; None when nothing is biased.
+    """
+    vector = np.zeros(len(deprels), dtype=np.float32)
+    for label, value in bias.items():
+        if label in deprels.index:
+            vector[deprels.index[label]] += float(value)
+    return vector if vector.any() else None
 
 
 def language_id(vocabs: dict[str, Vocab], language: str) -> int | None:
