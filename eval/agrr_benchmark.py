@@ -7,12 +7,16 @@ training.  Subcommands, run from the repository root:
 
     python eval/agrr_benchmark.py split -o work/agrr
         writes work/agrr/train.csv and work/agrr/heldout.csv (never commit them)
-    python eval/agrr_benchmark.py trees --model work/ru_ud_model -o work/agrr
+    python eval/agrr_benchmark.py trees --model work/ru_ud_model -o work/agrr [--orphan-bias -100]
         parses the training rows and writes work/agrr/gapped.conllu (gold spans
         turned into orphan trees, eud.agrr.trees) and work/agrr/plain.conllu
         (every second class-0 row as parsed, when the parse has no orphan)
     python eval/agrr_benchmark.py score --model models/ru_agrr [--part heldout|train] [--csv OUT] [--conllu OUT]
         runs eud on the rows and prints binary / resolution / full
+    python eval/agrr_benchmark.py watch work/ru_agrr_continue/train/train.log work/ru_agrr_continue/model -o work/ru_agrr_continue
+        while a training runs without a dev file (its package is written after
+        every epoch), copies each epoch's package to OUT/epochN and scores it
+        on the held-apart fifth (OUT/epochN.csv, OUT/epochN.conllu, OUT/scores.tsv)
     python eval/agrr_benchmark.py restart-checkpoint work/ru_agrr_train/checkpoint.pt
         makes a parser checkpoint start a new stage (eval/train_ru_agrr.toml)
     python eval/agrr_benchmark.py errors work/agrr/heldout.csv OUT.csv [-n 30]
@@ -67,7 +71,9 @@ def cmd_trees(args: argparse.Namespace) -> int:
     from eud.enhance import Enhancer, find_profile
 
     rows = part_rows("train").rows[: args.limit or None]
-    parser = load_parser(args.model, args.threads)
+    # A negative orphan bias (-100) parses as a parser that never says orphan (as the stage-1
+    # model did), so that no class-0 row is left out of the plain trees for a predicted orphan.
+    parser = load_parser(args.model, args.threads, args.orphan_bias)
     enhancer = Enhancer(find_profile("ru"))
     gapped, plain, refused = [], [], 0
     # The ceiling of the answers: the gold spans' trees read back through the gapping rule.
@@ -165,6 +171,46 @@ def cmd_errors(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_watch(args: argparse.Namespace) -> int:
+    import re
+    import shutil
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    gold = part_rows("heldout")
+    table = args.out / "scores.tsv"
+    done = {line.split("\t")[0] for line in table.read_text().splitlines()[1:]} if table.exists() else set()
+    if not table.exists():
+        table.write_text("epoch\tbinary\tprecision\trecall\tresolution\tfull\n")
+    while True:
+        log = args.log.read_text(encoding="utf-8") if args.log.exists() else ""
+        # "epoch N done" then "saved PACKAGE": the package on disk is epoch N's.
+        epochs = [int(m.group(1)) for m in re.finditer(r"epoch (\d+) done:.*\n.*saved ", log)]
+        # Only the latest epoch's package is on disk (an epoch missed while scoring stays unscored).
+        if epochs and str(epochs[-1]) not in done:
+            epoch = epochs[-1]
+            target = args.out / f"epoch{epoch}"
+            shutil.copytree(args.package, target, dirs_exist_ok=True)
+            parser = load_parser(str(target), args.threads)
+            answers, sentences = [], []
+            for answer, sentence in predict_rows(parser, gold.rows):
+                answers.append(answer)
+                if sentence is not None:
+                    sentences.append(sentence)
+            write_agrr(AgrrFile(answers, gold.header, gold.newline), args.out / f"epoch{epoch}.csv")
+            write_conllu(sentences, args.out / f"epoch{epoch}.conllu")
+            s = score(gold.rows, answers)
+            with table.open("a") as f:
+                f.write(f"{epoch}\t{s['binary']:.4f}\t{s['binary_precision']:.4f}\t{s['binary_recall']:.4f}\t"
+                        f"{s['resolution']:.4f}\t{s['full']:.4f}\n")
+            print(f"epoch {epoch}: binary {s['binary']:.3f} (P {s['binary_precision']:.3f} R {s['binary_recall']:.3f}), "
+                  f"resolution {s['resolution']:.3f}, full {s['full']:.3f}", flush=True)
+            done.add(str(epoch))
+            continue
+        if "training finished" in log:
+            return 0
+        time.sleep(30)
+
+
 def cmd_restart(args: argparse.Namespace) -> int:
     import json
 
@@ -190,6 +236,8 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("trees")
     p.add_argument("--model", required=True)
     p.add_argument("--limit", type=int, default=0, help="only the first N training rows (a quick check)")
+    p.add_argument("--orphan-bias", type=float, default=0.0,
+                   help="added to the orphan label's score when parsing (-100: no predicted orphan)")
     p.add_argument("-o", "--out", type=Path, required=True)
     p = sub.add_parser("score")
     p.add_argument("--model", required=True)
@@ -203,10 +251,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("-n", type=int, default=30)
     p.add_argument("--all", action="store_true", help="count every miss, not just the first N")
     p.add_argument("--show", action="store_true", help="print each of the first N misses")
+    p = sub.add_parser("watch", help="score each epoch's package of a running training on the held-apart fifth")
+    p.add_argument("log", type=Path, help="the training's train.log")
+    p.add_argument("package", type=Path, help="the training's output package")
+    p.add_argument("-o", "--out", type=Path, required=True)
     p = sub.add_parser("restart-checkpoint", help="start a new training stage from a checkpoint")
     p.add_argument("checkpoint", type=Path)
     args = ap.parse_args(argv)
-    return {"split": cmd_split, "trees": cmd_trees, "score": cmd_score, "errors": cmd_errors,
+    return {"split": cmd_split, "trees": cmd_trees, "score": cmd_score, "errors": cmd_errors, "watch": cmd_watch,
             "restart-checkpoint": cmd_restart}[args.command](args)
 
 
