@@ -172,7 +172,7 @@ def test_style_lookup() -> None:
     """Styles come from the profiles' [gapping] tables: a treebank's own wins over its language's."""
     assert Gapping(language="lv_lvtb").style == Style(place="promoted_word")
     english = {"place": "before_first", "propagate": False, "skip_penalty": 0.5, "punct_after": False,
-               "punct_embedded": False}
+               "punct_embedded": False, "nested": True}
     assert Gapping(language="en").style == Style(**english)
     assert Gapping(language="en_ewt").style == Style(**english, punct=False, keep=True)
     assert Gapping(language="en_gum").style == Style(**{**english, "propagate": True}, punct=False, aux=True)
@@ -294,3 +294,45 @@ def test_english_profile_through_the_whole_enhancer() -> None:
         sentence.empty_nodes = []
         sentence.enhanced = type(sentence.enhanced)()
         assert format_sentence(enhancer.enhance(sentence)) == expected, sentence.sent_id
+
+
+def _enhance_en(name: str) -> list[tuple[str, Sentence]]:
+    """Each sentence of a fixture as expected (its text) and as the whole enhancer with converters/en.toml makes it."""
+    from eud.enhance import Enhancer, find_profile
+
+    enhancer = Enhancer(find_profile("en"))
+    out = []
+    for sentence in read_conllu(FIXTURES / name):
+        expected = format_sentence(sentence)
+        sentence.empty_nodes = []
+        sentence.enhanced = type(sentence.enhanced)()
+        out.append((expected, enhancer.enhance(sentence)))
+    return out
+
+
+def test_nested_ellipsis_gets_an_empty_node_per_elided_predicate() -> None:
+    """The guidelines' *Mary wants to buy a book and Jenny E E a CD*, in the English profile (nested = true).
+
+    *Kim wants to paint the kitchen and Lee the hall*: *hall* contrasts with *kitchen*, the object
+    of *paint* (wants' xcomp), so both verbs are elided: E1 copies *wants*, E2 copies *paint*.
+    *Lee* fits *Kim* at the top and stays on E1.  *Ann relaxes by reading novels and Ben poems*: the
+    same through an advcl.
+    """
+    results = _enhance_en("gapping_en_nested.conllu")
+    for expected, sentence in results:
+        assert format_sentence(sentence) == expected, sentence.sent_id
+    (_, kim), (_, ann) = results[:2]
+    assert [e.id for e in kim.empty_nodes] == ["7.1", "7.2"]
+    assert [kim.deps((7, 1)), kim.deps((7, 2))] == ["2:conj:and", "7.1:xcomp"]
+    assert [kim.node((7, 1)).misc, kim.node((7, 2)).misc] == ["CopyOf=2", "CopyOf=4"]
+    assert [kim.deps((i, 0)) for i in (7, 8, 10)] == ["7.1:cc", "7.1:nsubj", "7.2:obj"]
+    assert [ann.deps((6, 1)), ann.deps((6, 2))] == ["2:conj:and", "6.1:advcl"]
+    assert [ann.deps((i, 0)) for i in (7, 8)] == ["6.1:nsubj", "6.2:obj"]
+
+
+def test_without_nested_the_remnants_stay_on_one_empty_node() -> None:
+    """The default style (the UD treebanks: no nested empty nodes) hangs *hall* from the single E as obj."""
+    sentence = next(read_conllu(FIXTURES / "gapping_en_nested.conllu"))
+    enhance(sentence, style=Style(place="before_first"))
+    assert [e.id for e in sentence.empty_nodes] == ["7.1"]
+    assert [sentence.deps((i, 0)) for i in (8, 10)] == ["7.1:nsubj", "7.1:obj"]

@@ -132,7 +132,7 @@ def pair_score(tree: BasicTree, remnant: Word, correlate: Word) -> float:
 
 
 def align(tree: BasicTree, remnants: list[Word], correlates: list[Word], *,
-          skip_penalty: float = 0.0) -> list[Word | None]:
+          skip_penalty: float = 0.0, costs: list[float] | None = None) -> list[Word | None]:
     """Match each remnant with at most one correlate, keeping word order where possible.
 
     Maximises the sum of :func:`pair_score` (plus up to 0.5 for a similar
@@ -144,9 +144,13 @@ def align(tree: BasicTree, remnants: list[Word], correlates: list[Word], *,
     matched one, so that the remnants pair with a run of adjacent correlates
     (English *promote TPA for X and streptokinase for Y*: the object and the
     oblique, the subject being shared, rather than subject and oblique).
+    ``costs`` (one per correlate) are subtracted from the pairs made with them,
+    down to 0 (the gapping rule's correlates below the antecedent).
     """
     n, m = len(remnants), len(correlates)
     scores = [[pair_score(tree, r, c) for c in correlates] for r in remnants]
+    if costs is not None:
+        scores = [[max(s - cost, 0.0) if s >= 0 else s for s, cost in zip(row, costs)] for row in scores]
     # Break ties by relative position: the first remnant with the first correlate, ...
     for i in range(n):
         for j in range(m):

@@ -37,6 +37,11 @@ For each word P with ``orphan`` children (the promoted remnant) this rule
   or oblique case → obl, Nom → nsubj, Acc/Par → obj, Dat → iobj, non-finite
   verb → xcomp, ...).  ``dep`` is never emitted, not even where a correlate
   is itself ``dep``;
+* with ``nested`` (English), adds one more empty node for each predicate
+  between A and a remnant's correlate when that correlate is a dependent of
+  A's ``xcomp``, ``advcl`` or ``ccomp`` (up to three levels down): *Mary wants
+  to buy a book and Jenny a CD* gives ``E1 -xcomp-> E2 -obj-> CD``, as in the
+  guidelines' second example (:meth:`Gapping._deeper`);
 * moves P's clause-level dependents (cc, punct, mark, discourse, vocative,
   verb conjuncts, and anything a predicate rather than a nominal takes) to E;
   P keeps its nominal dependents (det, amod, case, nmod, ...);
@@ -53,9 +58,11 @@ example does.
 It cannot handle: ellipsis without ``orphan`` (a single remnant, as in *so did
 Mary* or sluicing, or gapped nominals annotated with plain ``conj``), about a
 third of the gold empty nodes; several elided words (GUM's copies of elided
-auxiliaries, articles and prepositions); correlates inside a complement of A
-(*I want to eat apples and you pears* aligns *pears* with A's own
-dependents); and the roles of bare nominals with no case and no order cue
+auxiliaries, articles and prepositions); correlates below A without
+``nested`` (the UD treebanks mostly annotate a single empty node there) or
+in two branches below A at once; the controlled subject of a nested empty
+node (the guidelines' *Jenny* is also ``nsubj`` of E2; the GAPPING corpus
+leaves it out); and the roles of bare nominals with no case and no order cue
 (*found the room nice and the staff kind*: *staff* is taken for a subject).
 Czech and Slovak gold graphs label remnants ``dep``; this rule deliberately
 does not.  Conjunct propagation (E's other incoming edges, conjuncts of a
@@ -106,6 +113,12 @@ CLAUSE_MARKS = {"cop", "nsubj", "csubj", "aux", "obj", "iobj", "ccomp", "xcomp",
 NOMINAL_DEPS = {"det", "amod", "nummod", "nmod", "case", "acl", "clf"}
 # Punctuation that can stand in for the elided verb: the empty node goes after it.
 VERB_PUNCT = {"-", "–", "—", ":", "--"}
+# Relations of a predicate below the antecedent that can be elided with it
+# ("Mary wants to buy a book and Jenny a CD": wants and buy), and how deep.
+CHAIN = {"xcomp", "advcl", "ccomp"}
+MAX_LEVELS = 3
+# What pairing a remnant with a correlate below the antecedent costs in alignment score.
+LEVEL_COST = 0.5
 
 
 @dataclass(frozen=True)
@@ -138,6 +151,10 @@ class Style:
     propagate: bool = True
     # Subtracted per correlate skipped between matched ones (see correlates.align).
     skip_penalty: float = 0.0
+    # Remnants whose correlates sit below the antecedent (in its xcomp, ...) hang
+    # from one more empty node for each elided predicate (Gapping._deeper), as in
+    # the guidelines and the GAPPING corpus; the UD treebanks mostly do not.
+    nested: bool = False
 
 
 PLACES = ("first_phrase", "first_word", "promoted_word", "before_first", "mirror")
@@ -255,6 +272,7 @@ class Gapping:
         remnants = sorted([p] + orphans, key=lambda w: w.id)
         labels, matched = self._labels(tree, remnants, source)
         lifted = self._lift(tree, p, remnants, source, matched)
+        chain: list[Word] = []
         if lifted is not None:
             # The conjunct contrasts with an argument of a verb, not with a
             # noun's dependents: the verb is what was elided.
@@ -262,16 +280,19 @@ class Gapping:
             parent, p_label = source.node, "conj"
         else:
             p_label = p.deprel
+            if source is not None and self.style.nested and self._verbal(tree, source):
+                chain, labels, matched = self._deeper(tree, remnants, source, labels, matched)
 
-        columns = {"form": "_", "lemma": "_", "upos": "_", "xpos": "_", "feats": "_", "misc": "_"}
-        if source is not None:
-            columns.update(form=source.form, lemma=source.lemma, upos=source.upos, xpos=source.xpos, feats=source.feats)
-            if self.copy_of:
-                columns["misc"] = f"CopyOf={source.id}"
-        else:
-            columns["upos"] = "VERB"
         after = self._place(tree, remnants, p, source, matched)
-        empty = sentence.add_empty_node(after=after, **columns)
+        empty = sentence.add_empty_node(after=after, **self._columns(source))
+        # One more empty node for each elided predicate between the antecedent
+        # and the remnants' correlates, in the same place (E E in the guidelines).
+        levels = {source.id: empty} if source is not None else {}
+        above = empty
+        for q in chain:
+            below = sentence.add_empty_node(after=after, **self._columns(q))
+            graph.add(above, below, label_from_correlate(q))
+            levels[q.id] = above = below
 
         # E takes over P's place in the graph.
         style = self.style
@@ -279,10 +300,10 @@ class Gapping:
             graph.discard((p.head or 0, 0), p.node, p.deprel)
         graph.add(parent, empty, p_label)
 
-        for r in remnants:
+        for r, c in zip(remnants, matched):
             if r is not p:
                 graph.discard((r.head or 0, 0), r.node, "orphan")
-            graph.add(empty, r.node, labels[r.id])
+            graph.add(levels.get(c.head or 0, empty) if c is not None else empty, r.node, labels[r.id])
         main_clause = source is None or not source.head
         for c in tree.children[p.id]:
             child = words[c - 1]
@@ -297,6 +318,60 @@ class Gapping:
         if source is not None:
             self._share(tree, source, empty, remnants, labels)
         return empty
+
+    def _columns(self, source: Word | None) -> dict[str, str]:
+        """FORM to FEATS (and ``CopyOf``) of an empty node copying ``source``; a bare ``VERB`` without one."""
+        columns = {"form": "_", "lemma": "_", "upos": "_", "xpos": "_", "feats": "_", "misc": "_"}
+        if source is None:
+            columns["upos"] = "VERB"
+            return columns
+        columns.update(form=source.form, lemma=source.lemma, upos=source.upos, xpos=source.xpos, feats=source.feats)
+        if self.copy_of:
+            columns["misc"] = f"CopyOf={source.id}"
+        return columns
+
+    def _deeper(
+        self, tree: BasicTree, remnants: list[Word], source: Word, labels: dict[int, str], matched: list[Word | None]
+    ) -> tuple[list[Word], dict[int, str], list[Word | None]]:
+        """The predicates below the antecedent that were elided too, with labels, when the remnants fit there better.
+
+        In *Mary wants to buy a book and Jenny a CD* the correlate of *CD* is
+        *book*, a dependent of *buy*, itself the ``xcomp`` of the antecedent
+        *wants*: both predicates are elided and the enhanced graph has one
+        empty node for each, ``E1 -xcomp-> E2 -obj-> CD``
+        (https://universaldependencies.org/u/overview/enhanced-syntax.html#ellipsis).
+        The candidates are the antecedent's dependents plus those of a chain
+        of predicates below it (:data:`CHAIN` relations); a pair made below the
+        antecedent costs :data:`LEVEL_COST`, so a remnant that fits as well at the
+        top stays there.
+        Returns the chain (empty when the top fits best), labels and correlates.
+        """
+        best = alignment_score(tree, remnants, matched) - 1.5 * _crossings(matched)
+        found: tuple[list[Word], dict[int, str], list[Word | None]] = ([], labels, matched)
+        for chain in sorted(self._chains(tree, source, {r.id for r in remnants}), key=len):
+            deep_labels, deep = self._labels(tree, remnants, source, chain=chain)
+            if not any(c is not None and c.head == chain[-1].id for c in deep):
+                continue  # the lowest predicate would govern no remnant
+            below = sum(1 for c in deep if c is not None and c.head != source.id)
+            score = alignment_score(tree, remnants, deep) - 1.5 * _crossings(deep) - LEVEL_COST * below
+            if score > best:
+                best, found = score, (chain, deep_labels, deep)
+        return found
+
+    def _chains(self, tree: BasicTree, source: Word, remnants: set[int]) -> list[list[Word]]:
+        """Every chain of verbal :data:`CHAIN` dependents below ``source``, up to :data:`MAX_LEVELS` long."""
+        words = tree.sentence.words
+        out: list[list[Word]] = []
+        todo: list[list[Word]] = [[]]
+        while todo:
+            chain = todo.pop()
+            top = chain[-1] if chain else source
+            for c in tree.children[top.id]:
+                q = words[c - 1]
+                if q.udeprel in CHAIN and q.id not in remnants and len(chain) < MAX_LEVELS and self._verbal(tree, q):
+                    out.append(chain + [q])
+                    todo.append(chain + [q])
+        return out
 
     def _share(self, tree: BasicTree, source: Word, empty: NodeId, remnants: list[Word], labels: dict[int, str]) -> None:
         """Give the empty node the antecedent's subject (and auxiliaries) when no remnant replaces them."""
@@ -405,22 +480,30 @@ class Gapping:
         return (verb, labels, lifted) if there > here else None
 
     def _labels(
-        self, tree: BasicTree, remnants: list[Word], source: Word | None, skip: int = 0
+        self, tree: BasicTree, remnants: list[Word], source: Word | None, skip: int = 0, chain: list[Word] | None = None
     ) -> tuple[dict[int, str], list[Word | None]]:
-        """The relation of each remnant to the restored predicate, and its correlate if any."""
+        """The relation of each remnant to the restored predicate, and its correlate if any.
+
+        The correlates are ``source``'s dependents, plus those of each predicate
+        of ``chain`` (elided too, see :meth:`_deeper`) but the chain's own members.
+        """
         words = tree.sentence.words
         matched: list[Word | None] = [None] * len(remnants)
         correlates: list[Word] = []
         if source is not None:
-            taken = {r.id for r in remnants} | {skip}
-            excluded = NOT_CORRELATE | (NOMINAL_DEPS if self._verbal(tree, source) else set())
-            correlates = [
-                words[c - 1]
-                for c in tree.children[source.id]
-                if c not in taken and words[c - 1].udeprel not in excluded
-            ]
+            chain = chain or []
+            taken = {r.id for r in remnants} | {skip} | {q.id for q in chain}
+            for head in [source, *chain]:
+                excluded = NOT_CORRELATE | (NOMINAL_DEPS if self._verbal(tree, head) else set())
+                correlates += [
+                    words[c - 1]
+                    for c in tree.children[head.id]
+                    if c not in taken and words[c - 1].udeprel not in excluded
+                ]
+            correlates.sort(key=lambda w: w.id)
             if correlates:
-                matched = align(tree, remnants, correlates, skip_penalty=self.style.skip_penalty)
+                costs = [LEVEL_COST if c.head != source.id else 0.0 for c in correlates]
+                matched = align(tree, remnants, correlates, skip_penalty=self.style.skip_penalty, costs=costs)
         # A bare nominal remnant whose case rules out every correlate (Finnic
         # object cases, say) still likely fills a core slot nobody else took.
         used = {c.id for c in matched if c is not None}
