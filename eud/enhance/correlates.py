@@ -143,14 +143,21 @@ def align(tree: BasicTree, remnants: list[Word], correlates: list[Word], *,
     is subtracted for every correlate left out between the first and the last
     matched one, so that the remnants pair with a run of adjacent correlates
     (English *promote TPA for X and streptokinase for Y*: the object and the
-    oblique, the subject being shared, rather than subject and oblique).
-    ``costs`` (one per correlate) are subtracted from the pairs made with them,
-    down to 0 (the gapping rule's correlates below the antecedent).
+    oblique, the subject being shared, rather than subject and oblique);
+    function words (:data:`FUNCTION` relations, which only a function word
+    can match) do not count as skipped: in *Tom is expected to win gold in
+    Oslo and Kim in Rome* the run Tom ... Oslo skips only *gold*, not *is*
+    and *to*.  ``costs`` (one per correlate) are subtracted from the pairs
+    made with them, down to 0 (the gapping rule's correlates below the antecedent).
     """
     n, m = len(remnants), len(correlates)
     scores = [[pair_score(tree, r, c) for c in correlates] for r in remnants]
     if costs is not None:
         scores = [[max(s - cost, 0.0) if s >= 0 else s for s, cost in zip(row, costs)] for row in scores]
+    # countable[j]: how many correlates before the j-th would count as skipped.
+    countable = [0]
+    for c in correlates:
+        countable.append(countable[-1] + (c.udeprel not in FUNCTION))
     # Break ties by relative position: the first remnant with the first correlate, ...
     for i in range(n):
         for j in range(m):
@@ -167,7 +174,9 @@ def align(tree: BasicTree, remnants: list[Word], correlates: list[Word], *,
         if i == n:
             picked = [j for j in chosen if j is not None]
             if skip_penalty and picked:
-                total -= skip_penalty * (max(picked) - min(picked) + 1 - len(picked))
+                lo, hi = min(picked), max(picked)
+                skipped = countable[hi + 1] - countable[lo] - sum(correlates[j].udeprel not in FUNCTION for j in picked)
+                total -= skip_penalty * skipped
             if total > best_total:
                 best_total, best = total, list(chosen)
             return
