@@ -285,6 +285,8 @@ def test_english_profile_through_the_whole_enhancer() -> None:
     (skip_penalty); a possessive remnant (*Beta's 3 %*) is a subject, not an oblique.  A parser's
     tree that hangs the promoted remnant on the object (*ate an apple and Mary a pear*) still gives
     Mary the subject of the empty node, and not the object of *ate* by conjunct propagation.
+    A name repeated in another role is no contrast (*Does Ann trust Ben more, or Ben Ann?*: Ben is
+    the subject, not paired with the object Ben for their same lemma).
     """
     from eud.enhance import Enhancer, find_profile
 
@@ -349,3 +351,22 @@ def test_function_words_do_not_count_as_skipped_correlates() -> None:
     assert format_sentence(sentence) == expected
     assert [sentence.deps((i, 0)) for i in (10, 12)] == ["9.1:nsubj:pass", "9.2:obl:in"]
     assert sentence.deps((1, 0)) == "3:nsubj:pass|5:nsubj:xsubj"
+
+
+def test_same_lemma_bonus() -> None:
+    """The same lemma (the form where LEMMA is ``_``) adds 1.5, except for proper names."""
+    rows = [
+        "1\tto\t_\tPART\t_\t_\t2\tmark\t_\t_",
+        "2\tplay\t_\tVERB\t_\t_\t0\troot\t_\t_",
+        "3\tto\t_\tPART\t_\t_\t4\tmark\t_\t_",
+        "4\tPlay\t_\tVERB\t_\t_\t2\txcomp\t_\t_",
+        "5\tsing\t_\tVERB\t_\t_\t2\txcomp\t_\t_",
+        "6\tAnn\tAnn\tPROPN\t_\t_\t2\tnsubj\t_\t_",
+        "7\tAnn\tAnn\tPROPN\t_\t_\t2\tobj\t_\t_",
+    ]
+    sentence = parse_conllu("\n".join(rows) + "\n\n")[0]
+    tree = BasicTree(sentence)
+    play, other_play, sing, ann, other_ann = (sentence.words[i] for i in (1, 3, 4, 5, 6))
+    assert pair_score(tree, other_play, play) == pytest.approx(6.5)  # V=V 2, to=to 3, same form 1.5
+    assert pair_score(tree, sing, play) == pytest.approx(0.5)  # V=V 2, a marker on one side only -1.5
+    assert pair_score(tree, other_ann, ann) == pytest.approx(2.5)  # N=N 2, no markers 0.5, no name bonus

@@ -11,7 +11,8 @@ remnants it hangs from the restored predicate.
 :func:`pair_score` says how well one remnant fits one correlate from what the
 basic tree shows: part-of-speech class, case and mark words, the ``Case``
 feature (a different Case rules a pair out; function words pair only with
-function words) and the lemma.  :func:`align` then matches remnants with
+function words) and the lemma (the form where the lemma is missing; not for
+proper names, as a name repeated with another role is no contrast).  :func:`align` then matches remnants with
 correlates one to one, maximising the summed scores while keeping the two
 clauses' word order (each crossed pair costs), by exhaustive search (greedy
 beyond :data:`SEARCH_LIMIT` candidate alignments).  The label follows from the
@@ -126,9 +127,14 @@ def pair_score(tree: BasicTree, remnant: Word, correlate: Word) -> float:
         score += 2.5
     elif cc not in STRUCTURAL and pos_class(remnant) == "N" and not rm:
         score -= 0.5  # a bare caseless nominal is more likely an argument than a locative
-    if remnant.lemma == correlate.lemma and remnant.lemma != "_":
-        score += 1.5
+    if remnant.upos != "PROPN" and _lemma(remnant) == _lemma(correlate):
+        score += 1.5  # the same verb or noun; the same name is no contrast (*Ann trust Ben, or Ben Ann*)
     return score
+
+
+def _lemma(word: Word) -> str:
+    """The lemma, or the lowercased form where the lemma is missing (``_``)."""
+    return (word.lemma if word.lemma != "_" else word.form).lower()
 
 
 def align(tree: BasicTree, remnants: list[Word], correlates: list[Word], *,
