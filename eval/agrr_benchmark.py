@@ -117,7 +117,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     parser = load_parser(args.model, args.threads, args.orphan_bias)
     t0 = time.time()
     answers, sentences = [], []
-    for answer, sentence in predict_rows(parser, gold.rows):
+    for answer, sentence in predict_rows(parser, gold.rows, dashes=not args.no_dashes):
         answers.append(answer)
         if sentence is not None:
             sentences.append(sentence)
@@ -175,6 +175,10 @@ def cmd_watch(args: argparse.Namespace) -> int:
     import re
     import shutil
 
+    from eud.agrr.answers import answer as answer_of
+    from eud.agrr.files import AgrrRow
+    from eud.agrr.system import regap
+
     args.out.mkdir(parents=True, exist_ok=True)
     gold = part_rows("heldout")
     table = args.out / "scores.tsv"
@@ -191,19 +195,26 @@ def cmd_watch(args: argparse.Namespace) -> int:
             target = args.out / f"epoch{epoch}"
             shutil.copytree(args.package, target, dirs_exist_ok=True)
             parser = load_parser(str(target), args.threads)
-            answers, sentences = [], []
-            for answer, sentence in predict_rows(parser, gold.rows):
-                answers.append(answer)
-                if sentence is not None:
-                    sentences.append(sentence)
+            # One parse, two answers: the parser's trees as they are, then with eud.agrr.gaps.
+            plain, answers, sentences = [], [], []
+            for r, (sentence, offsets) in zip(gold.rows, parse_rows(parser, gold.rows)):
+                if sentence is None:
+                    plain.append(AgrrRow(r.text))
+                    answers.append(AgrrRow(r.text))
+                    continue
+                plain.append(answer_of(sentence, offsets, r.text))
+                regap(sentence)
+                answers.append(answer_of(sentence, offsets, r.text))
+                sentences.append(sentence)
             write_agrr(AgrrFile(answers, gold.header, gold.newline), args.out / f"epoch{epoch}.csv")
             write_conllu(sentences, args.out / f"epoch{epoch}.conllu")
-            s = score(gold.rows, answers)
             with table.open("a") as f:
-                f.write(f"{epoch}\t{s['binary']:.4f}\t{s['binary_precision']:.4f}\t{s['binary_recall']:.4f}\t"
-                        f"{s['resolution']:.4f}\t{s['full']:.4f}\n")
-            print(f"epoch {epoch}: binary {s['binary']:.3f} (P {s['binary_precision']:.3f} R {s['binary_recall']:.3f}), "
-                  f"resolution {s['resolution']:.3f}, full {s['full']:.3f}", flush=True)
+                for name, rows in (("", answers), (" without dashes", plain)):
+                    s = score(gold.rows, rows)
+                    f.write(f"{epoch}{name}\t{s['binary']:.4f}\t{s['binary_precision']:.4f}\t{s['binary_recall']:.4f}\t"
+                            f"{s['resolution']:.4f}\t{s['full']:.4f}\n")
+                    print(f"epoch {epoch}{name}: binary {s['binary']:.3f} (P {s['binary_precision']:.3f} "
+                          f"R {s['binary_recall']:.3f}), resolution {s['resolution']:.3f}, full {s['full']:.3f}", flush=True)
             done.add(str(epoch))
             continue
         if "training finished" in log:
@@ -243,6 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--model", required=True)
     p.add_argument("--part", choices=("heldout", "train"), default="heldout")
     p.add_argument("--orphan-bias", type=float, default=0.0, help="added to the orphan label's score")
+    p.add_argument("--no-dashes", action="store_true", help="answer from the parser's trees as they are (no eud.agrr.gaps)")
     p.add_argument("--csv", type=Path)
     p.add_argument("--conllu", type=Path)
     p = sub.add_parser("errors")

@@ -7,6 +7,7 @@ import pytest
 from eud.agrr import AgrrError, AgrrRow, read_agrr, score, symbol_f1, write_agrr
 from eud.agrr.answers import answer
 from eud.agrr.files import parse_spans
+from eud.agrr.gaps import dash_gaps
 from eud.agrr.tokens import sentence_from_text, tokenize
 from eud.agrr.trees import is_tree, orphan_tree
 from eud.enhance import Enhancer, find_profile
@@ -137,6 +138,37 @@ def test_orphan_tree_refuses_cycles():
     before = [(w.head, w.deprel) for w in sentence.words]
     assert not orphan_tree(sentence, offsets, r)
     assert [(w.head, w.deprel) for w in sentence.words] == before
+
+
+def test_dash_gaps_makes_the_second_conjunct_an_orphan():
+    text = "Медведева одобряют 64%, правительства — 58%."
+    sentence, offsets = sentence_from_text(text)
+    # Both remnants as conj of the verb, the dash between them: gapping without orphan.
+    _tree(sentence, [(2, "obj", "PROPN"), (0, "root", "VERB"), (4, "nummod", "NUM"), (2, "obl", "SYM"),
+                     (6, "punct", "PUNCT"), (2, "conj", "NOUN"), (6, "punct", "PUNCT"), (9, "nummod", "NUM"),
+                     (2, "conj", "SYM"), (2, "punct", "PUNCT")])
+    assert dash_gaps(sentence)
+    assert (sentence.words[8].head, sentence.words[8].deprel) == (6, "orphan")
+    assert is_tree(sentence)
+    Enhancer(find_profile("ru")).enhance(sentence)
+    predicted = answer(sentence, offsets, text)
+    assert predicted.cls == 1 and predicted.spans["cV"] == [(10, 18)]
+    assert predicted.spans["V"] == [(text.index("58"),) * 2]
+
+
+def test_dash_gaps_leaves_coordination_alone():
+    # "и" coordinates the second conjunct: a coordination, not a gapped clause.
+    sentence, _ = sentence_from_text("Он купил хлеб — и молоко.")
+    _tree(sentence, [(2, "nsubj", "PRON"), (0, "root", "VERB"), (2, "conj", "NOUN"), (3, "punct", "PUNCT"),
+                     (6, "cc", "CCONJ"), (2, "conj", "NOUN"), (2, "punct", "PUNCT")])
+    before = [(w.head, w.deprel) for w in sentence.words]
+    assert not dash_gaps(sentence)
+    assert [(w.head, w.deprel) for w in sentence.words] == before
+    # No dash between the conjuncts: left alone too.
+    sentence, _ = sentence_from_text("Он пришёл домой, сестра в школу.")
+    _tree(sentence, [(2, "nsubj", "PRON"), (0, "root", "VERB"), (2, "advmod", "ADV"), (5, "punct", "PUNCT"),
+                     (2, "conj", "NOUN"), (7, "case", "ADP"), (2, "conj", "NOUN"), (2, "punct", "PUNCT")])
+    assert not dash_gaps(sentence)
 
 
 def test_answer_without_gap_is_class_0():

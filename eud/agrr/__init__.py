@@ -3,8 +3,10 @@
 :mod:`~eud.agrr.files` reads and writes the tab-separated files,
 :mod:`~eud.agrr.scoring` computes the task's three metrics,
 :mod:`~eud.agrr.tokens` splits a text into words with character offsets,
-:mod:`~eud.agrr.trees` turns gold spans into basic trees with ``orphan``, and
-:mod:`~eud.agrr.answers` reads the spans back off an enhanced graph.
+:mod:`~eud.agrr.trees` turns gold spans into basic trees with ``orphan``,
+:mod:`~eud.agrr.gaps` makes gapping of dash-separated conjuncts the parser
+left without ``orphan``, and :mod:`~eud.agrr.answers` reads the spans back
+off an enhanced graph.
 """
 
 from eud.agrr.files import AgrrError, AgrrFile, AgrrRow, held_apart, read_agrr, write_agrr
