@@ -14,7 +14,8 @@
   the parser's attachments can stretch over the second remnant: on the AGRR
   training four fifths with models/ru_agrr's trees, the second remnant's
   start gives resolution 0.666 against 0.658 from the node's place);
-* ``cV`` is the span of the word the first empty node copies (``CopyOf``);
+* ``cV`` is the span of the word the first empty node copies (``CopyOf``),
+  or of its copula or verb head when it is not a verb (:func:`verb_of`);
   when the rule found no antecedent (the promoted remnant hangs from a verb
   as ``obl``, say, rather than as ``conj``), the first verb above the
   promoted remnant, else the last verb before it (:func:`antecedent`);
@@ -158,6 +159,26 @@ def antecedent(sentence: Sentence, promoted: Word) -> int:
     return before[-1] if before else (promoted.head or promoted.id)
 
 
+def verb_of(sentence: Sentence, i: int) -> int:
+    """The verb AGRR names as ``cV`` for a copied word: the word itself when a verb, else its copula, else its verb head.
+
+    The gapping rule copies the head of the clause, which in UD is the
+    predicate of a copula clause (*был интенсивным*: *интенсивным*) and can
+    be a nominal the parser made head (*помогает Земфира*); AGRR marks the
+    verb (*был*, *помогает*).  A word without either stays.
+    """
+    words = sentence.words
+    word = words[i - 1]
+    if word.upos in ("VERB", "AUX"):
+        return i
+    copulas = [w.id for w in words if w.head == i and w.udeprel == "cop"]
+    if copulas:
+        return copulas[0]
+    if word.head and words[word.head - 1].upos in ("VERB", "AUX"):
+        return word.head
+    return i
+
+
 def answer(sentence: Sentence, offsets: list[tuple[int, int]], text: str) -> AgrrRow:
     """The AGRR row for an enhanced sentence of ``text`` whose words have these offsets."""
     row = AgrrRow(text)
@@ -186,7 +207,8 @@ def answer(sentence: Sentence, offsets: list[tuple[int, int]], text: str) -> Agr
         if len(phrase) > 1:
             spans["R2"].append(phrase[1])
         if not spans["cV"]:
-            source = words[(copy_of(node) or antecedent(sentence, promoted)) - 1]
+            copied = copy_of(node)
+            source = words[(verb_of(sentence, copied) if copied else antecedent(sentence, promoted)) - 1]
             spans["cV"].append(offsets[source.id - 1])
             matched = correlates(tree, source, remnants[:2])
             # A correlate's phrase stops at the other correlate, the verb and the gapped clause.
