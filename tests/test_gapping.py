@@ -286,7 +286,9 @@ def test_english_profile_through_the_whole_enhancer() -> None:
     tree that hangs the promoted remnant on the object (*ate an apple and Mary a pear*) still gives
     Mary the subject of the empty node, and not the object of *ate* by conjunct propagation.
     A name repeated in another role is no contrast (*Does Ann trust Ben more, or Ben Ann?*: Ben is
-    the subject, not paired with the object Ben for their same lemma).
+    the subject, not paired with the object Ben for their same lemma).  An expletive is no
+    correlate of a content word (*In the north there is rain, and in the south sun*: sun is the
+    subject, not ``expl``).
     """
     from eud.enhance import Enhancer, find_profile
 
@@ -370,3 +372,15 @@ def test_same_lemma_bonus() -> None:
     assert pair_score(tree, other_play, play) == pytest.approx(6.5)  # V=V 2, to=to 3, same form 1.5
     assert pair_score(tree, sing, play) == pytest.approx(0.5)  # V=V 2, a marker on one side only -1.5
     assert pair_score(tree, other_ann, ann) == pytest.approx(2.5)  # N=N 2, no markers 0.5, no name bonus
+
+
+def test_expletive_correlates_only_an_expletive() -> None:
+    """*there* (expl) pairs with a remnant *there*, never with a noun; the noun then takes the subject."""
+    sentence = next(s for s in read_conllu(FIXTURES / "gapping_en_profile.conllu") if s.sent_id == "gap-profile-7")
+    tree = BasicTree(sentence)
+    there, sun = sentence.words[3], sentence.words[11]
+    assert pair_score(tree, sun, there) < 0
+    assert pair_score(tree, there, there) > 0
+    enhance(sentence, language="en")
+    assert [sentence.deps((i, 0)) for i in (11, 12)] == ["8.1:obl", "8.1:nsubj"]
+    assert sentence.deps((4, 0)) == "5:expl"

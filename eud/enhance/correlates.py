@@ -113,6 +113,8 @@ def pair_score(tree: BasicTree, remnant: Word, correlate: Word) -> float:
         return -10.0  # different cases do different jobs
     if correlate.udeprel in FUNCTION and (remnant.upos != correlate.upos or remnant.upos not in FUNCTION_UPOS):
         return -10.0  # function words only correlate with function words
+    if correlate.udeprel == "expl" and _lemma(remnant) != _lemma(correlate):
+        return -10.0  # an expletive has no meaning to contrast with (*there is error, and in our error, truth*)
     score = 2.0 if pos_class(remnant) == pos_class(correlate) else -1.5
     rm, cm = tree.marker(remnant.id), tree.marker(correlate.id)
     if rm and cm:
