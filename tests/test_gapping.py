@@ -173,7 +173,7 @@ def test_style_lookup() -> None:
     assert Gapping(language="lv_lvtb").style == Style(place="promoted_word")
     english = {"place": "before_first", "propagate": False, "skip_penalty": 0.5, "punct_after": False,
                "punct_embedded": False, "nested": True}
-    assert Gapping(language="en").style == Style(**english)
+    assert Gapping(language="en").style == Style(**english, share_obj=True)
     assert Gapping(language="en_ewt").style == Style(**english, punct=False, keep=True)
     assert Gapping(language="en_gum").style == Style(**{**english, "propagate": True}, punct=False, aux=True)
     assert Gapping(language="xx_foo").style == Style()
@@ -353,6 +353,7 @@ def test_function_words_do_not_count_as_skipped_correlates() -> None:
     assert format_sentence(sentence) == expected
     assert [sentence.deps((i, 0)) for i in (10, 12)] == ["9.1:nsubj:pass", "9.2:obl:in"]
     assert sentence.deps((1, 0)) == "3:nsubj:pass|5:nsubj:xsubj"
+    assert sentence.deps((6, 0)) == "5:obj|9.2:obj"  # share_obj, at the nested node (Kim is to win gold too)
 
 
 def test_same_lemma_bonus() -> None:
@@ -383,4 +384,17 @@ def test_expletive_correlates_only_an_expletive() -> None:
     assert pair_score(tree, there, there) > 0
     enhance(sentence, language="en")
     assert [sentence.deps((i, 0)) for i in (11, 12)] == ["8.1:obl", "8.1:nsubj"]
-    assert sentence.deps((4, 0)) == "5:expl"
+    assert sentence.deps((4, 0)) == "5:expl|8.1:expl"  # shared (share_obj): no remnant is expl
+
+
+def test_share_obj_gives_the_empty_node_the_object_no_remnant_replaces() -> None:
+    """*The clerk filed the papers in Boston on Monday and in Denver on Friday*: E files the papers too.
+
+    With share_obj (converters/en.toml, the GAPPING corpus) the object, like the subject, hangs from
+    the empty node; EWT and GUM keep it on the antecedent only.
+    """
+    sentence = next(s for s in read_conllu(FIXTURES / "gapping_en_profile.conllu") if s.sent_id == "gap-profile-8")
+    enhance(sentence, language="en")
+    assert [sentence.deps((i, 0)) for i in (2, 5, 12, 14)] == ["3:nsubj|10.1:nsubj", "3:obj|10.1:obj", "10.1:obl", "10.1:obl"]
+    enhance(sentence, language="en_gum")
+    assert [sentence.deps((i, 0)) for i in (2, 5)] == ["3:nsubj|10.1:nsubj", "3:obj"]
