@@ -1,7 +1,8 @@
 """The scorer's view of a CoNLL-U file: flat per-word columns, as the official IWPT scorer reads them.
 
 :func:`read_for_scoring` (a file) and :func:`load_for_scoring` (sentences)
-build one :class:`ScoringFile` whose words are numbered across the whole file.
+build one :class:`ScoringFile` whose words are numbered across the whole file
+(or across one chunk of it, see below).
 What is kept, and how, follows ``udtools.udeval``:
 
 * characters are the token FORMs with Unicode Zs characters (spaces) deleted;
@@ -12,7 +13,7 @@ What is kept, and how, follows ``udtools.udeval``:
   ordinary files), in the order a written DEPS cell has, then filtered by the
   official ``--enhancements`` levels (:mod:`eud.evaluate.levels`).
 
-Heads are global word indices; :data:`ROOT_HEAD` marks the root and
+Heads are word indices in the ScoringFile; :data:`ROOT_HEAD` marks the root and
 :data:`NO_HEAD` the basic parent of a root word, which the official scorer
 substitutes in levels 1 and 5 and which therefore never matches anything.
 
@@ -20,9 +21,10 @@ Unlike the official scorer, a sentence with several roots or a cycle in its
 basic tree is scored rather than rejected (every metric is per word, so it
 is well defined); a word without HEAD is an error, as there.
 
-Reading a file takes a fast path for sentences without empty nodes (columns
-straight into the lists); any sentence with empty nodes, or anything unusual,
-goes through :mod:`eud.conllu`, whose errors name the file and line.
+Sentences come one at a time from :mod:`eud.evaluate.sources`.  A
+:class:`Builder` can hand out what it has built so far and go on with an empty
+file (:meth:`Builder.take`): that is how :mod:`eud.evaluate.chunks` scores
+large files in pieces.
 """
 
 from __future__ import annotations
@@ -33,10 +35,9 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from eud.collapse import collapsed_edges
-from eud.conllu import ConlluError, open_text, parse_conllu, read_conllu
 from eud.evaluate.align import WordSpans
 from eud.evaluate.levels import apply_levels, normalize_levels
+from eud.evaluate.sources import SentenceRows, file_label, rows_from_file, rows_from_sentences
 from eud.graph import Sentence
 
 ROOT_HEAD = -1
@@ -82,7 +83,10 @@ def universal_path(label: str) -> str:
 
 @dataclass(slots=True)
 class ScoringFile:
-    """One file as the scorer sees it; word lists are indexed by the word's number in the file."""
+    """One file (or one chunk of it) as the scorer sees it; word lists are indexed by the word's number in it.
+
+    Token, sentence and word spans are offsets in the non-space characters of the whole input.
+    """
 
     path: str
     text: str = ""
@@ -119,30 +123,33 @@ class ScoringFile:
         return len(self.sent_start)
 
 
-# One word as the builder takes it: the CoNLL-U columns ID..DEPREL as strings (DEPS are passed apart).
-Row = list[str]
+class Builder:
+    """Appends sentences to a ScoringFile; caches the per-string normalizations (most strings repeat).
 
-
-class _Builder:
-    """Appends sentences to a ScoringFile; caches the per-string normalizations (most strings repeat)."""
+    Word and sentence numbers count from the start of the current file (see
+    :meth:`take`); character offsets count from the start of the input.
+    """
 
     def __init__(self, path: str, levels: str) -> None:
         self.out = ScoringFile(path)
         self.levels = normalize_levels(levels)
+        # Non-space characters read so far, and the current file's pieces of text.
         self.index = 0
         self.pieces: list[str] = []
         self._feats: dict[str, str] = {"_": ""}
         self._udeprel: dict[str, str] = {}
         self._upath: dict[str, str] = {}
 
-    def add(self, rows: list[Row], tokens: dict[int, tuple[int, str]], deps: list[list[tuple[int, str]]],
-            where: str, line: int) -> None:
-        """Add one sentence: word rows, multiword tokens (first → (last, form)), DEPS per word (collapsed)."""
+    def add(self, sentence: SentenceRows) -> None:
+        """Add one sentence: word rows, multiword tokens, DEPS per word (collapsed)."""
+        rows, tokens, deps, where, line = sentence.rows, sentence.tokens, sentence.deps, sentence.where, sentence.line
         out = self.out
         offset = len(out.head)
         n = len(rows)
         if not n:
             raise ScoringError(f"{where}: sentence has no words")
+        if sentence.uncollapsed is not None:
+            out.with_empty_nodes[len(out.sent_start)] = sentence.uncollapsed
         out.sent_first_word.append(offset)
         out.sent_line.append(line)
         out.sent_start.append(self.index)
@@ -258,128 +265,26 @@ class _Builder:
             spans.form.append(lowered)
         self.index = index
 
-    def add_sentence(self, sentence: Sentence) -> None:
-        """Add a sentence object (its empty nodes are collapsed here)."""
-        if sentence.empty_nodes:
-            self.out.with_empty_nodes[len(self.out.sent_start)] = sentence
-            edges = collapsed_edges(sentence)
-        else:
-            edges = sentence.enhanced
-        n = len(sentence.words)
-        deps: list[list[tuple[int, str]]] = [[] for _ in range(n)]
-        for head, dep, label in edges:
-            if dep[1] == 0 and 1 <= dep[0] <= n and head[1] == 0:
-                deps[dep[0] - 1].append((head[0], label))
-        rows = [
-            [str(w.id), w.form, w.lemma, w.upos, w.xpos, w.feats, "_" if w.head is None else str(w.head), w.deprel]
-            for w in sentence.words
-        ]
-        tokens = {t.first: (t.last, t.form) for t in sentence.tokens}
-        self.add(rows, tokens, deps, sentence.where(), sentence.line or 0)
-
-    def finish(self) -> ScoringFile:
-        """The finished file."""
-        self.out.text = "".join(self.pieces)
-        return self.out
+    def take(self) -> ScoringFile:
+        """The file built so far; later sentences go to a new, empty file (same path, offsets go on)."""
+        out = self.out
+        out.text = "".join(self.pieces)
+        self.out = ScoringFile(out.path)
+        self.pieces = []
+        return out
 
 
 def load_for_scoring(sentences: Iterable[Sentence], path: str, levels: str = "") -> ScoringFile:
-    """Prepare sentences for scoring; ``levels`` are official ``--enhancements`` digits."""
-    builder = _Builder(path, levels)
-    for sentence in sentences:
-        builder.add_sentence(sentence)
-    return builder.finish()
-
-
-class _Unusual(Exception):
-    """A block the fast path leaves to the full reader."""
-
-
-def _fast_block(lines: list[str]) -> tuple[list[Row], dict[int, tuple[int, str]], list[list[tuple[int, str]]]]:
-    rows: list[Row] = []
-    tokens: dict[int, tuple[int, str]] = {}
-    token_end = 0
-    for line in lines:
-        if line[0] == "#":
-            if rows or tokens:
-                raise _Unusual
-            continue
-        cols = line.split("\t")
-        if len(cols) != 10:
-            raise _Unusual
-        ident = cols[0]
-        if ident.isdigit():
-            rows.append(cols)
-        else:
-            first, dash, last = ident.partition("-")
-            if not dash or int(first) != len(rows) + 1 or int(last) <= int(first) or int(first) <= token_end:
-                raise _Unusual
-            token_end = int(last)
-            tokens[int(first)] = (token_end, cols[1])
-    n = len(rows)
-    if not n or token_end > n:
-        raise _Unusual
-    deps: list[list[tuple[int, str]]] = []
-    for wid, cols in enumerate(rows, 1):
-        head = cols[6]
-        if int(cols[0]) != wid or (head != "_" and not (head.isdigit() and int(head) <= n)):
-            raise _Unusual
-        cell = cols[8]
-        items: list[tuple[int, str]] = []
-        if cell != "_":
-            for item in cell.split("|"):
-                head_s, colon, label = item.partition(":")
-                if not colon or not label or not head_s.isdigit() or int(head_s) > n:
-                    raise _Unusual
-                items.append((int(head_s), label))
-            if len(items) > 1:
-                # A repeated DEPS entry is one edge, as in the graph model and the official collapse step.
-                items = list(dict.fromkeys(items))
-        deps.append(items)
-    return rows, tokens, deps
+    """Prepare sentences for scoring, all in one file; ``levels`` are official ``--enhancements`` digits."""
+    builder = Builder(path, levels)
+    for sentence in rows_from_sentences(sentences):
+        builder.add(sentence)
+    return builder.take()
 
 
 def read_for_scoring(path: str | os.PathLike, levels: str = "") -> ScoringFile:
-    """Read a CoNLL-U file (``.xz``/``.gz``/``.bz2``, ``-`` for stdin) and prepare it for scoring."""
-    name = os.fspath(path)
-    try:
-        with open_text(name) as stream:
-            text = stream.read()
-    except UnicodeDecodeError:
-        # The full reader names the line and byte offset.
-        for _ in read_conllu(name):
-            pass
-        raise
-    label = "<stdin>" if name == "-" else name
-    text = text.removeprefix("\ufeff")
-    builder = _Builder(label, levels)
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    start = 0
-    total = len(lines)
-    while start < total:
-        if not lines[start]:
-            start += 1
-            continue
-        end = start
-        while end < total and lines[end]:
-            end += 1
-        block = lines[start:end]
-        line = start + 1
-        try:
-            if any("." in b.partition("\t")[0] for b in block if b[0] != "#"):
-                raise _Unusual
-            rows, tokens, deps = _fast_block(block)
-        except (_Unusual, ValueError, IndexError):
-            try:
-                sentences = parse_conllu("\n".join(block) + "\n", name=label)
-            except ConlluError as err:
-                raise ConlluError(label, (err.line or 1) + line - 1, err.message) from None
-            for sentence in sentences:
-                sentence.line = line
-                builder.add_sentence(sentence)
-        else:
-            builder.add(rows, tokens, deps, f"{label}:{line}", line)
-        start = end
-    return builder.finish()
+    """Read a whole CoNLL-U file (``.xz``/``.gz``/``.bz2``, ``-`` for stdin) and prepare it for scoring."""
+    builder = Builder(file_label(path), levels)
+    for sentence in rows_from_file(path):
+        builder.add(sentence)
+    return builder.take()
