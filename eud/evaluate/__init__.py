@@ -6,7 +6,10 @@ nodes are collapsed into path labels (:mod:`eud.collapse`), words are aligned
 on raw characters (:mod:`eud.evaluate.align`, so system tokenization may differ), and
 the official metrics are counted (:mod:`eud.evaluate.metrics`).  The counts equal those
 of ``udeval --counts`` run on collapsed files; ``tests/test_evaluate_parity.py``
-pins that.
+pins that.  The two files are read in parallel and scored in chunks cut where
+the alignment allows it (:mod:`eud.evaluate.chunks`), so memory stays flat
+however large they are; ``tests/test_evaluate_chunks.py`` pins that the counts
+are those of whole-file scoring.
 
 Beyond the official scorer: ELAS by enhancement type of the gold edge
 (:mod:`eud.evaluate.enhancement_types`), a score for empty nodes before collapsing
@@ -31,7 +34,9 @@ plain function of that name in ``eud/__init__`` could not stay; giving the
 package module a ``__call__`` lets one name serve both uses.
 
 Modules: :mod:`~eud.evaluate.evaluation` (one pair, tables),
-:mod:`~eud.evaluate.data` (reading and collapsing for scoring),
+:mod:`~eud.evaluate.sources` (sentences from files or objects, one at a time),
+:mod:`~eud.evaluate.data` (the scorer's columns),
+:mod:`~eud.evaluate.chunks` (cutting two files into pieces scored one by one),
 :mod:`~eud.evaluate.align` (word alignment on characters),
 :mod:`~eud.evaluate.metrics` (the official metrics),
 :mod:`~eud.evaluate.levels` (``--enhancements``),

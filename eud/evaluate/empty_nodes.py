@@ -24,6 +24,8 @@ from eud.evaluate.metrics import Score
 from eud.graph import NodeId, Sentence
 
 Key = tuple
+# The scores, in the order they are printed.
+EMPTY_NODE_METRICS = ("EmptyNodes", "EmptyEdges", "EmptyUEdges")
 
 
 def _positions(file: ScoringFile, to_gold: list[int] | None) -> tuple[Counter, Counter, Counter]:
@@ -74,7 +76,7 @@ def empty_node_scores(gold: ScoringFile, system: ScoringFile, alignment: list[in
     g_nodes, g_edges, g_uedges = _positions(gold, None)
     s_nodes, s_edges, s_uedges = _positions(system, alignment)
     out = {}
-    for name, g, s in (("EmptyNodes", g_nodes, s_nodes), ("EmptyEdges", g_edges, s_edges),
-                       ("EmptyUEdges", g_uedges, s_uedges)):
+    sides = ((g_nodes, s_nodes), (g_edges, s_edges), (g_uedges, s_uedges))
+    for name, (g, s) in zip(EMPTY_NODE_METRICS, sides):
         out[name] = Score(sum((g & s).values()), sum(g.values()), sum(s.values()))
     return out

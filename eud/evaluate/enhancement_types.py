@@ -80,6 +80,10 @@ class TypeScore:
         p, r = self.precision, self.recall
         return 2 * p * r / (p + r) if p + r else 0.0
 
+    def __add__(self, other: TypeScore) -> TypeScore:
+        return TypeScore(self.gold + other.gold, self.gold_correct + other.gold_correct, self.system + other.system,
+                         self.system_correct + other.system_correct)
+
     def to_dict(self) -> dict[str, float | int]:
         """Counts and ratios, for JSON output."""
         return {

@@ -1,4 +1,9 @@
-"""Scoring one gold/system pair, from files or sentences in memory, and the score tables ``eud evaluate`` prints."""
+"""Scoring one gold/system pair, from files or sentences in memory, and the score tables ``eud evaluate`` prints.
+
+Files and sentence streams are scored in chunks (:mod:`eud.evaluate.chunks`)
+whose counts are added up, so memory does not grow with the input;
+:func:`evaluate_loaded` scores two files already read whole.
+"""
 
 from __future__ import annotations
 
@@ -10,9 +15,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from eud.evaluate.align import align_words, first_difference
-from eud.evaluate.data import ScoringError, ScoringFile, load_for_scoring, read_for_scoring
-from eud.evaluate.enhancement_types import TypeScore
+from eud.evaluate.chunks import DEFAULT_CHUNK_WORDS, SNIPPET, aligned_chunks, text_difference
+from eud.evaluate.data import Builder, ScoringFile, read_for_scoring
+from eud.evaluate.empty_nodes import EMPTY_NODE_METRICS
+from eud.evaluate.enhancement_types import TYPES, TypeScore
 from eud.evaluate.metrics import METRICS, Score, official_scores
+from eud.evaluate.sources import SentenceRows, file_label, rows_from_file, rows_from_sentences
 from eud.graph import Sentence
 
 # Rows of the table, as udeval prints them.
@@ -35,6 +43,12 @@ class Evaluation:
     def __getitem__(self, metric: str) -> Score:
         return self.scores[metric]
 
+    def add(self, other: Evaluation) -> None:
+        """Add the counts of another piece of the same pair (see :mod:`eud.evaluate.chunks`)."""
+        self.scores = {name: score + other.scores[name] for name, score in self.scores.items()}
+        self.by_type = _add_counts(self.by_type, other.by_type, TYPES)
+        self.empty_nodes = _add_counts(self.empty_nodes, other.empty_nodes, EMPTY_NODE_METRICS)
+
     def to_dict(self) -> dict:
         """Everything, as plain data for ``--json``."""
         return {
@@ -44,6 +58,17 @@ class Evaluation:
             "elas_by_type": {name: score.to_dict() for name, score in self.by_type.items()},
             "empty_nodes": {name: score.to_dict() for name, score in self.empty_nodes.items()},
         }
+
+
+def _add_counts(a: dict, b: dict, order: Iterable[str]) -> dict:
+    """Two dicts of counts (Score or TypeScore) added key by key; keys in ``order``, those in neither left out."""
+    out = {}
+    for name in order:
+        if name in a and name in b:
+            out[name] = a[name] + b[name]
+        elif name in a or name in b:
+            out[name] = a.get(name) or b[name]
+    return out
 
 
 def load_file(path: str | os.PathLike, enhancements: str = "") -> ScoringFile:
@@ -63,15 +88,17 @@ def check_same_text(gold: ScoringFile, system: ScoringFile) -> None:
         k = max(bisect.bisect_right(file.sent_start, at) - 1, 0)
         return f"sentence at {file.path}:{file.sent_line[k]}"
 
-    raise ScoringError(
-        f"the texts differ at non-space character {at}: gold {gold.text[at:at + 20]!r} ({where(gold)}) "
-        f"vs system {system.text[at:at + 20]!r} ({where(system)})"
-    )
+    raise text_difference(at, (gold.text[at:at + SNIPPET], where(gold)), (system.text[at:at + SNIPPET], where(system)))
 
 
 def evaluate_loaded(gold: ScoringFile, system: ScoringFile, *, extras: bool = True) -> Evaluation:
-    """Score two prepared files."""
+    """Score two prepared files (each read whole, e.g. by :func:`eud.evaluate.data.read_for_scoring`)."""
     check_same_text(gold, system)
+    return _score(gold, system, extras)
+
+
+def _score(gold: ScoringFile, system: ScoringFile, extras: bool) -> Evaluation:
+    """Score two files or two chunks of the same text."""
     alignment = align_words(gold.spans, system.spans)
     result = Evaluation(gold.path, system.path, official_scores(gold, system, alignment))
     if extras:
@@ -84,23 +111,45 @@ def evaluate_loaded(gold: ScoringFile, system: ScoringFile, *, extras: bool = Tr
 
 
 def evaluate_files(
-    gold_path: str | os.PathLike, system_path: str | os.PathLike, *, enhancements: str = "", extras: bool = True
+    gold_path: str | os.PathLike, system_path: str | os.PathLike, *, enhancements: str = "", extras: bool = True,
+    chunk_words: int = DEFAULT_CHUNK_WORDS,
 ) -> Evaluation:
-    """Score a system file against gold; ``enhancements`` are official ``--enhancements`` digits (``"0"``: all)."""
-    with _gc_paused():
-        gold = load_file(gold_path, enhancements)
-        system = load_file(system_path, enhancements)
-        return evaluate_loaded(gold, system, extras=extras)
+    """Score a system file against gold; ``enhancements`` are official ``--enhancements`` digits (``"0"``: all).
+
+    The files are read in parallel and scored in chunks of about ``chunk_words`` gold words.
+    """
+    gold = rows_from_file(gold_path, progress=True)
+    system = rows_from_file(system_path)
+    return evaluate_rows(gold, system, file_label(gold_path), file_label(system_path),
+                         enhancements=enhancements, extras=extras, chunk_words=chunk_words)
 
 
 def evaluate_sentences(
-    gold: Iterable[Sentence], system: Iterable[Sentence], *, enhancements: str = "", extras: bool = True
+    gold: Iterable[Sentence], system: Iterable[Sentence], *, enhancements: str = "", extras: bool = True,
+    chunk_words: int = DEFAULT_CHUNK_WORDS,
 ) -> Evaluation:
-    """Score sentences held in memory (e.g. an enhancer's output) the same way as files."""
+    """Score sentences (a list, or a stream such as an enhancer's output) the same way as files."""
+    return evaluate_rows(rows_from_sentences(gold), rows_from_sentences(system), "<gold>", "<system>",
+                         enhancements=enhancements, extras=extras, chunk_words=chunk_words)
+
+
+def evaluate_rows(
+    gold: Iterable[SentenceRows], system: Iterable[SentenceRows], gold_label: str, system_label: str, *,
+    enhancements: str = "", extras: bool = True, chunk_words: int = DEFAULT_CHUNK_WORDS,
+) -> Evaluation:
+    """Score two streams of sentences chunk by chunk (:mod:`eud.evaluate.chunks`) and add the counts up."""
+    total: Evaluation | None = None
     with _gc_paused():
-        gold_file = load_for_scoring(gold, "<gold>", enhancements)
-        system_file = load_for_scoring(system, "<system>", enhancements)
-        return evaluate_loaded(gold_file, system_file, extras=extras)
+        chunks = aligned_chunks(iter(gold), iter(system), Builder(gold_label, enhancements),
+                                Builder(system_label, enhancements), min_words=chunk_words)
+        for gold_chunk, system_chunk in chunks:
+            part = _score(gold_chunk, system_chunk, extras)
+            if total is None:
+                total = part
+            else:
+                total.add(part)
+    assert total is not None  # aligned_chunks yields at least one pair
+    return total
 
 
 @contextlib.contextmanager
