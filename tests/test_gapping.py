@@ -173,7 +173,7 @@ def test_style_lookup() -> None:
     assert Gapping(language="lv_lvtb").style == Style(place="promoted_word")
     english = {"place": "before_first", "propagate": False, "skip_penalty": 0.5, "punct_after": False,
                "punct_embedded": False, "nested": True}
-    assert Gapping(language="en").style == Style(**english, share_obj=True)
+    assert Gapping(language="en").style == Style(**english, share_obj=True, promoted=True)
     assert Gapping(language="en_ewt").style == Style(**english, punct=False, keep=True)
     assert Gapping(language="en_gum").style == Style(**{**english, "propagate": True}, punct=False, aux=True)
     assert Gapping(language="xx_foo").style == Style()
@@ -398,3 +398,22 @@ def test_share_obj_gives_the_empty_node_the_object_no_remnant_replaces() -> None
     assert [sentence.deps((i, 0)) for i in (2, 5, 12, 14)] == ["3:nsubj|10.1:nsubj", "3:obj|10.1:obj", "10.1:obl", "10.1:obl"]
     enhance(sentence, language="en_gum")
     assert [sentence.deps((i, 0)) for i in (2, 5)] == ["3:nsubj|10.1:nsubj", "3:obj"]
+
+
+def test_promoted_remnant_takes_the_relation_of_the_elided_nominal() -> None:
+    """*The first team scored in May and the second in June*: *second* contrasts with *first*, a
+    modifier of the subject *team*, whose noun is elided too; promoted over it, *second* is the
+    subject.  *Lee spent more money on books and less on food*: *less* is the object.  Without
+    ``promoted`` (GUM's profile) both were taken for predicative adjectives (xcomp) and the
+    subject *team* was shared with the empty node as well.
+    """
+    first, money = (
+        next(s for s in read_conllu(FIXTURES / "gapping_en_profile.conllu") if s.sent_id == sent_id)
+        for sent_id in ("gap-profile-9", "gap-profile-10")
+    )
+    enhance(first, language="en")
+    assert [first.deps((i, 0)) for i in (3, 9, 11)] == ["4:nsubj", "7.1:nsubj", "7.1:obl"]
+    enhance(money, language="en")
+    assert [money.deps((i, 0)) for i in (1, 4, 8, 10)] == ["2:nsubj|7.1:nsubj", "2:obj", "7.1:obj", "7.1:obl"]
+    enhance(first, language="en_gum")
+    assert [first.deps((i, 0)) for i in (3, 9)] == ["4:nsubj|7.1:nsubj", "7.1:xcomp"]

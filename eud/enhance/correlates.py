@@ -140,7 +140,8 @@ def _lemma(word: Word) -> str:
 
 
 def align(tree: BasicTree, remnants: list[Word], correlates: list[Word], *,
-          skip_penalty: float = 0.0, costs: list[float] | None = None) -> list[Word | None]:
+          skip_penalty: float = 0.0, costs: list[float] | None = None,
+          aside: set[int] | None = None) -> list[Word | None]:
     """Match each remnant with at most one correlate, keeping word order where possible.
 
     Maximises the sum of :func:`pair_score` (plus up to 0.5 for a similar
@@ -155,17 +156,21 @@ def align(tree: BasicTree, remnants: list[Word], correlates: list[Word], *,
     function words (:data:`FUNCTION` relations, which only a function word
     can match) do not count as skipped: in *Tom is expected to win gold in
     Oslo and Kim in Rome* the run Tom ... Oslo skips only *gold*, not *is*
-    and *to*.  ``costs`` (one per correlate) are subtracted from the pairs
-    made with them, down to 0 (the gapping rule's correlates below the antecedent).
+    and *to*; nor do the correlates whose ids are in ``aside`` (modifiers of a
+    correlate, which are not in the clause's run).  ``costs`` (one per
+    correlate) are subtracted from the pairs made with them, down to 0 (the
+    gapping rule's correlates below the antecedent).
     """
     n, m = len(remnants), len(correlates)
     scores = [[pair_score(tree, r, c) for c in correlates] for r in remnants]
     if costs is not None:
         scores = [[max(s - cost, 0.0) if s >= 0 else s for s, cost in zip(row, costs)] for row in scores]
     # countable[j]: how many correlates before the j-th would count as skipped.
+    aside = aside or set()
+    counts = [c.udeprel not in FUNCTION and c.id not in aside for c in correlates]
     countable = [0]
-    for c in correlates:
-        countable.append(countable[-1] + (c.udeprel not in FUNCTION))
+    for count in counts:
+        countable.append(countable[-1] + count)
     # Break ties by relative position: the first remnant with the first correlate, ...
     for i in range(n):
         for j in range(m):
@@ -183,7 +188,7 @@ def align(tree: BasicTree, remnants: list[Word], correlates: list[Word], *,
             picked = [j for j in chosen if j is not None]
             if skip_penalty and picked:
                 lo, hi = min(picked), max(picked)
-                skipped = countable[hi + 1] - countable[lo] - sum(correlates[j].udeprel not in FUNCTION for j in picked)
+                skipped = countable[hi + 1] - countable[lo] - sum(counts[j] for j in picked)
                 total -= skip_penalty * skipped
             if total > best_total:
                 best_total, best = total, list(chosen)

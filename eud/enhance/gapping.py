@@ -42,6 +42,12 @@ For each word P with ``orphan`` children (the promoted remnant) this rule
   A's ``xcomp``, ``advcl`` or ``ccomp`` (up to three levels down): *Mary wants
   to buy a book and Jenny a CD* gives ``E1 -xcomp-> E2 -obj-> CD``, as in the
   guidelines' second example (:meth:`Gapping._deeper`);
+* with ``promoted`` (English), also aligns a remnant with a modifier
+  (amod, nmod, nummod) of one of A's nominal arguments, the argument's noun
+  being elided with the verb: the remnant is then promoted over that noun
+  and takes its relation, as the guidelines promote a dependent over an
+  elided head (*the first team scored in May and the second in June*:
+  *second* is ``nsubj``);
 * moves P's clause-level dependents (cc, punct, mark, discourse, vocative,
   verb conjuncts, and anything a predicate rather than a nominal takes) to E;
   P keeps its nominal dependents (det, amod, case, nmod, ...);
@@ -119,6 +125,11 @@ CHAIN = {"xcomp", "advcl", "ccomp"}
 MAX_LEVELS = 3
 # What pairing a remnant with a correlate below the antecedent costs in alignment score.
 LEVEL_COST = 0.5
+# A remnant may contrast with a modifier of the antecedent's nominal argument, the
+# nominal being elided in the gapped clause with the verb: such modifiers, and
+# the relations of the nominals they stand for.
+PROMOTED = {"amod", "nmod", "nummod"}
+PROMOTED_HEADS = {"nsubj", "obj", "iobj", "obl"}
 
 
 @dataclass(frozen=True)
@@ -158,6 +169,9 @@ class Style:
     # from one more empty node for each elided predicate (Gapping._deeper), as in
     # the guidelines and the GAPPING corpus; the UD treebanks mostly do not.
     nested: bool = False
+    # A remnant may pair with a modifier of the antecedent's nominal argument and
+    # take that argument's relation (the elided nominal's, to which it is promoted).
+    promoted: bool = False
 
 
 PLACES = ("first_phrase", "first_word", "promoted_word", "before_first", "mirror")
@@ -307,7 +321,7 @@ class Gapping:
         for r, c in zip(remnants, matched):
             if r is not p:
                 graph.discard((r.head or 0, 0), r.node, "orphan")
-            node = levels.get(c.head or 0, empty) if c is not None else empty
+            node = self._level(words, c, levels) if c is not None else empty
             graph.add(node, r.node, labels[r.id])
             taken.setdefault(node, set()).add(labels[r.id].partition(":")[0])
         main_clause = source is None or not source.head
@@ -324,6 +338,15 @@ class Gapping:
         for head, node in levels.items():
             self._share(tree, words[head - 1], node, taken.get(node, set()))
         return empty
+
+    @staticmethod
+    def _level(words: list[Word], correlate: Word, levels: dict[int, NodeId]) -> NodeId:
+        """The empty node for the predicate nearest above a correlate (the top one if none)."""
+        head, seen = correlate.head or 0, set()
+        while head and head not in levels and head not in seen:
+            seen.add(head)
+            head = words[head - 1].head or 0
+        return levels.get(head, next(iter(levels.values())))
 
     def _columns(self, source: Word | None) -> dict[str, str]:
         """FORM to FEATS (and ``CopyOf``) of an empty node copying ``source``; a bare ``VERB`` without one."""
@@ -492,34 +515,58 @@ class Gapping:
             return verb, free_labels, free
         return (verb, labels, lifted) if there > here else None
 
+    def _align(
+        self, tree: BasicTree, remnants: list[Word], correlates: list[Word], source: Word, aside: set[int]
+    ) -> list[Word | None]:
+        """:func:`~eud.enhance.correlates.align` in this style, correlates below ``source`` costing :data:`LEVEL_COST`."""
+        if not correlates:
+            return [None] * len(remnants)
+        costs = [LEVEL_COST if c.head != source.id else 0.0 for c in correlates]
+        return align(tree, remnants, correlates, skip_penalty=self.style.skip_penalty, costs=costs, aside=aside)
+
     def _labels(
         self, tree: BasicTree, remnants: list[Word], source: Word | None, skip: int = 0, chain: list[Word] | None = None
     ) -> tuple[dict[int, str], list[Word | None]]:
         """The relation of each remnant to the restored predicate, and its correlate if any.
 
         The correlates are ``source``'s dependents, plus those of each predicate
-        of ``chain`` (elided too, see :meth:`_deeper`) but the chain's own members.
+        of ``chain`` (elided too, see :meth:`_deeper`) but the chain's own members,
+        plus (``promoted``) the modifiers of their nominal arguments, which give
+        the argument's relation.
         """
         words = tree.sentence.words
         matched: list[Word | None] = [None] * len(remnants)
         correlates: list[Word] = []
+        stands: dict[int, Word] = {}  # a nominal's dependent → the nominal it stands for (see below)
         if source is not None:
             chain = chain or []
             taken = {r.id for r in remnants} | {skip} | {q.id for q in chain}
             for head in [source, *chain]:
                 excluded = NOT_CORRELATE | (NOMINAL_DEPS if self._verbal(tree, head) else set())
-                correlates += [
+                direct = [
                     words[c - 1]
                     for c in tree.children[head.id]
                     if c not in taken and words[c - 1].udeprel not in excluded
                 ]
-            correlates.sort(key=lambda w: w.id)
-            if correlates:
-                costs = [LEVEL_COST if c.head != source.id else 0.0 for c in correlates]
-                matched = align(tree, remnants, correlates, skip_penalty=self.style.skip_penalty, costs=costs)
+                correlates += direct
+                if self.style.promoted and self._verbal(tree, head):
+                    # A remnant may stand for an elided nominal whose modifier it
+                    # contrasts with (*the second ship ... and the third in 1991*):
+                    # promoted, it takes the nominal's relation.
+                    for x in direct:
+                        if x.udeprel in PROMOTED_HEADS and pos_class(x) == "N":
+                            for c in tree.children[x.id]:
+                                if c not in taken and words[c - 1].udeprel in PROMOTED:
+                                    stands[c] = x
+            correlates = sorted(correlates + [words[c - 1] for c in stands], key=lambda w: w.id)
+            matched = self._align(tree, remnants, correlates, source, set(stands))
+            if any(c is not None and c.id in stands and stands[c.id] in matched for c in matched):
+                # A nominal and its own modifier cannot both be correlates.
+                correlates = [c for c in correlates if c.id not in stands]
+                matched = self._align(tree, remnants, correlates, source, set())
         # A bare nominal remnant whose case rules out every correlate (Finnic
         # object cases, say) still likely fills a core slot nobody else took.
-        used = {c.id for c in matched if c is not None}
+        used = {stands.get(c.id, c).id for c in matched if c is not None}
         spare = [c for c in correlates if c.id not in used and c.udeprel in CORE and pos_class(c) == "N"]
         labels = {}
         rank = 0  # bare nominal remnants so far
@@ -528,7 +575,7 @@ class Gapping:
                 c = spare.pop(0)
                 matched[remnants.index(r)] = c
             if c is not None:
-                labels[r.id] = label_from_correlate(c)
+                labels[r.id] = label_from_correlate(stands.get(c.id, c))
             else:
                 labels[r.id] = label_from_form(tree, r, rank)
             if pos_class(r) == "N" and not tree.marker(r.id):
