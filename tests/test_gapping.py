@@ -17,7 +17,7 @@ import pytest
 from conftest import needs_shared, shared_files
 
 from eud.conllu import format_sentence, parse_conllu, read_conllu
-from eud.enhance.correlates import BasicTree, align, label_from_form, pair_score
+from eud.enhance.correlates import BasicTree, align, label_from_correlate, label_from_form, pair_score
 from eud.enhance.gapping import Gapping, Style, profile_style
 from eud.enhance.profiles import ProfileError, profile_from_dict
 from eud.graph import Sentence
@@ -417,3 +417,24 @@ def test_promoted_remnant_takes_the_relation_of_the_elided_nominal() -> None:
     assert [money.deps((i, 0)) for i in (1, 4, 8, 10)] == ["2:nsubj|7.1:nsubj", "2:obj", "7.1:obj", "7.1:obl"]
     enhance(first, language="en_gum")
     assert [first.deps((i, 0)) for i in (3, 9)] == ["4:nsubj|7.1:nsubj", "7.1:xcomp"]
+
+
+def test_modifier_label_follows_the_remnants_category() -> None:
+    """A nominal remnant of an advcl correlate is obl, a clausal remnant of an obl correlate advcl.
+
+    *Kim was fined in Ohio for speeding and in Utah for fraud*: *fraud* (NOUN) contrasts with
+    *speeding* (advcl) and is ``obl``; *Ann left after the war, and Ben after prices rose*: *rose*
+    (a clause) contrasts with *war* (obl) and is ``advcl``.
+    """
+    fined, left = (
+        next(s for s in read_conllu(FIXTURES / "gapping_en_profile.conllu") if s.sent_id == sent_id)
+        for sent_id in ("gap-profile-11", "gap-profile-12")
+    )
+    speeding, fraud = fined.words[6], fined.words[11]
+    assert label_from_correlate(speeding) == "advcl"
+    assert label_from_correlate(speeding, fraud) == "obl"
+    assert label_from_correlate(left.words[4], left.words[10]) == "advcl"
+    enhance(fined, language="en")
+    assert [fined.deps((i, 0)) for i in (10, 12)] == ["8.1:obl", "8.1:obl"]
+    enhance(left, language="en")
+    assert [left.deps((i, 0)) for i in (8, 11)] == ["7.1:nsubj", "7.1:advcl"]

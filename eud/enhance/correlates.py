@@ -226,9 +226,20 @@ def alignment_score(tree: BasicTree, remnants: list[Word], matched: list[Word | 
     return sum(max(pair_score(tree, r, c), 0.0) for r, c in zip(remnants, matched) if c is not None)
 
 
-def label_from_correlate(correlate: Word) -> str:
-    """The correlate's relation, minus subtypes the case rule will re-derive."""
+def label_from_correlate(correlate: Word, remnant: Word | None = None) -> str:
+    """The correlate's relation, minus subtypes the case rule will re-derive.
+
+    With the ``remnant``, a modifier's relation follows the remnant's own
+    category, as UD relations do (``obl`` for a nominal, ``advcl`` for a
+    clause, https://universaldependencies.org/u/dep/): *convicted in Florida
+    of selling securities* (advcl) *and in California of unlawful use* (obl);
+    *date it from woman suffrage* (obl), *others from when women began* (advcl).
+    """
     udeprel, _, sub = correlate.deprel.partition(":")
+    if remnant is not None and udeprel == "advcl" and pos_class(remnant) == "N":
+        return "obl"
+    if remnant is not None and udeprel == "obl" and pos_class(remnant) == "V":
+        return "advcl"
     return f"{udeprel}:{sub}" if sub in KEPT_SUBTYPES else udeprel
 
 

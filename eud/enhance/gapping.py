@@ -575,7 +575,7 @@ class Gapping:
                 c = spare.pop(0)
                 matched[remnants.index(r)] = c
             if c is not None:
-                labels[r.id] = label_from_correlate(stands.get(c.id, c))
+                labels[r.id] = label_from_correlate(stands.get(c.id, c), r)
             else:
                 labels[r.id] = label_from_form(tree, r, rank)
             if pos_class(r) == "N" and not tree.marker(r.id):
