@@ -400,6 +400,20 @@ def test_share_obj_gives_the_empty_node_the_object_no_remnant_replaces() -> None
     assert [sentence.deps((i, 0)) for i in (2, 5)] == ["3:nsubj|10.1:nsubj", "3:obj"]
 
 
+def test_share_obj_shares_an_xcomp_no_remnant_replaces() -> None:
+    """*Sue asked Tom to cook dinner, and Ann Ben*: Ann asked Ben to cook dinner, so E takes the xcomp too.
+
+    The remnants replace the subject and the object; the complement *cook* is shared (share_obj),
+    unlike a predicate that has its own nested empty node.
+    """
+    sentence = next(s for s in read_conllu(FIXTURES / "gapping_en_profile.conllu") if s.sent_id == "gap-profile-13")
+    enhance(sentence, language="en")
+    assert [sentence.deps((i, 0)) for i in (1, 3, 5, 9, 10)] == ["2:nsubj", "2:obj", "2:xcomp|8.1:xcomp", "8.1:nsubj", "8.1:obj"]
+    kim = next(read_conllu(FIXTURES / "gapping_en_nested.conllu"))
+    enhance(kim, language="en")
+    assert kim.deps((4, 0)) == "2:xcomp"  # wants' xcomp paint is elided (7.2), not shared
+
+
 def test_promoted_remnant_takes_the_relation_of_the_elided_nominal() -> None:
     """*The first team scored in May and the second in June*: *second* contrasts with *first*, a
     modifier of the subject *team*, whose noun is elided too; promoted over it, *second* is the

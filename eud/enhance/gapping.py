@@ -108,6 +108,8 @@ OPENING = {'"', "'", "“", "„", "«", "‘", "‚", "(", "[", "{", "``", "`"}
 # Dependents of the antecedent that the empty node shares when no remnant
 # takes their place ("Mary won gold in Rio and silver in London").
 SHARED = {"nsubj", "csubj"}
+# With Style.share_obj, also the complements and the expletive.
+SHARED_OBJ = {"obj", "xcomp", "expl"}
 # Relations of a gapped clause that echoes its head's predicate
 # ("the X has 6400, the Y only 3200"): the head is the antecedent.
 ECHOING = {"parataxis", "reparandum"}
@@ -156,8 +158,9 @@ class Style:
     punct_embedded: bool = True
     # The antecedent's auxiliaries also hang from the empty node (GUM).
     aux: bool = False
-    # Its object and expletive too, when no remnant takes their place (the GAPPING
-    # corpus: 14 of 16 in train+dev; GUM train 0 of 3, lv_lvtb dev 0 of 4).
+    # Its object, xcomp and expletive too, when no remnant takes their place (the
+    # GAPPING corpus: obj 14 of 16 in train+dev, xcomp 2 of 2, expl 6 of 6; GUM
+    # train obj 0 of 3, lv_lvtb dev 0 of 4).
     share_obj: bool = False
     # Conjunct propagation also gives the empty node its antecedent's incoming
     # relations (``acl``, ``ccomp``, ...), not only ``conj`` (read by the
@@ -336,7 +339,7 @@ class Gapping:
                     graph.discard(p.node, child.node, child.deprel)
                 graph.add(empty, child.node, child.deprel)
         for head, node in levels.items():
-            self._share(tree, words[head - 1], node, taken.get(node, set()))
+            self._share(tree, words[head - 1], node, taken.get(node, set()), set(levels))
         return empty
 
     @staticmethod
@@ -402,20 +405,24 @@ class Gapping:
                     todo.append(chain + [q])
         return out
 
-    def _share(self, tree: BasicTree, source: Word, empty: NodeId, have: set[str]) -> None:
+    def _share(self, tree: BasicTree, source: Word, empty: NodeId, have: set[str], elided: set[int]) -> None:
         """Give the empty node the subject of the word it copies (and more, by style) when no remnant replaces it.
 
         ``have`` holds the universal relations the remnants already fill at the
-        empty node.  Shared are ``nsubj`` and ``csubj``; with ``aux``, auxiliaries;
-        with ``share_obj``, ``obj`` and ``expl``.  The guidelines attach the
-        dependents that coordinated verbs share to every conjunct
+        empty node, ``elided`` the predicates that have empty nodes of their own.
+        Shared are ``nsubj`` and ``csubj``; with ``aux``, auxiliaries; with
+        ``share_obj``, the complements ``obj`` and ``xcomp`` and ``expl``.  The
+        guidelines attach the subject and the complements that coordinated verbs
+        share to every conjunct
         (https://universaldependencies.org/u/overview/enhanced-syntax.html#propagation-of-outgoing-dependencies-from-conjuncts):
         *he filed lawsuits in Ontario for X and E for Y* files lawsuits in both.
         """
         words = tree.sentence.words
-        shared = SHARED | ({"aux"} if self.style.aux else set()) | ({"obj", "expl"} if self.style.share_obj else set())
+        shared = SHARED | ({"aux"} if self.style.aux else set()) | (SHARED_OBJ if self.style.share_obj else set())
         for c in tree.children[source.id]:
             dep = words[c - 1]
+            if c in elided:
+                continue
             if dep.udeprel in shared and dep.udeprel not in have and (dep.udeprel != "nsubj" or "csubj" not in have):
                 tree.sentence.enhanced.add(empty, dep.node, dep.deprel)
 
