@@ -121,6 +121,7 @@ def test_dep_correlate_is_never_copied() -> None:
     ("upos", "feats", "case_child", "rank", "expected"),
     [
         ("ADV", "_", False, 0, "advmod"),
+        ("ADP", "_", False, 0, "obl"),  # an adposition left alone: its nominal is elided too
         ("NOUN", "_", True, 0, "obl"),
         ("NOUN", "Case=Nom", False, 1, "nsubj"),
         ("NOUN", "Case=Acc", False, 0, "obj"),
@@ -452,3 +453,10 @@ def test_modifier_label_follows_the_remnants_category() -> None:
     assert [fined.deps((i, 0)) for i in (10, 12)] == ["8.1:obl", "8.1:obl"]
     enhance(left, language="en")
     assert [left.deps((i, 0)) for i in (8, 11)] == ["7.1:nsubj", "7.1:advcl"]
+
+
+def test_adposition_remnant_is_oblique() -> None:
+    """*The red team sat near the stage and the blue team behind*: *behind* is obl, not an object."""
+    sentence = next(s for s in read_conllu(FIXTURES / "gapping_en_profile.conllu") if s.sent_id == "gap-profile-14")
+    enhance(sentence, language="en")
+    assert [sentence.deps((i, 0)) for i in (11, 12)] == ["8.1:nsubj", "8.1:obl"]

@@ -256,6 +256,8 @@ def label_from_form(tree: BasicTree, remnant: Word, nominal_rank: int) -> str:
     marked = any(words[c - 1].udeprel == "case" and not possessive(words[c - 1]) for c in tree.children[remnant.id])
     if remnant.upos == "ADV" or remnant.upos == "PART":
         return "advmod"
+    if remnant.upos == "ADP":
+        return "obl"  # an adposition whose nominal is elided too (*buy stops above*) stands for an oblique
     if remnant.upos == "AUX":
         return "cop"  # a remnant auxiliary is mostly a copula whose predicate is elided
     if cls == "V":
