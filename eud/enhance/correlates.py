@@ -11,7 +11,7 @@ remnants it hangs from the restored predicate.
 :func:`pair_score` says how well one remnant fits one correlate from what the
 basic tree shows: part-of-speech class, case and mark words, the ``Case``
 feature (a different Case rules a pair out; function words pair only with
-function words) and the lemma (the form where the lemma is missing; not for
+function words, an expletive only with the same word) and the lemma (the form where the lemma is missing; not for
 proper names, as a name repeated with another role is no contrast).  :func:`align` then matches remnants with
 correlates one to one, maximising the summed scores while keeping the two
 clauses' word order (each crossed pair costs), by exhaustive search (greedy

@@ -52,8 +52,11 @@ For each word P with ``orphan`` children (the promoted remnant) this rule
   verb conjuncts, and anything a predicate rather than a nominal takes) to E;
   P keeps its nominal dependents (det, amod, case, nmod, ...);
 * shares A's subject with E when no remnant is a subject
-  (*Mary met him in Rio and her in London*), and in GUM's style A's
-  auxiliaries too.
+  (*Mary met him in Rio and her in London*), in GUM's style A's
+  auxiliaries too, and with ``share_obj`` (English) A's ``obj``, ``xcomp``
+  and ``expl`` when no remnant takes their place, as the guidelines share
+  the dependents of coordinated verbs (each nested empty node likewise from
+  the predicate it copies).
 
 Treebanks differ in where E goes and which edges move: the ``[gapping]`` table
 of a language profile (``converters/lv.toml``) holds the conventions measured
