@@ -167,3 +167,23 @@ def test_shipped_model_config_loads_without_weights(folder):
         for lang in languages:
             find_profile(lang)  # every language has an enhancer profile
             assert (REPO / "models" / "segmenters" / lang / "config.json").is_file(), f"no segmenter for {lang}"
+
+
+def test_one_language_model_selected_on_a_tuning_slice(tmp_path):
+    """The design comparison's one-language runs: tuning slice, no language table, a plain lexicon."""
+    from eud.commands.train import main as train
+    from eud.conllu import read_conllu
+    from eud.pipeline import Pipeline
+
+    one = CONFIG.replace('train = ["{en}", "{fr}"]', 'train = ["{fr}"]').replace("lang_dim = 4\n", "")
+    config = tmp_path / "fr.toml"
+    config.write_text(one.format(fr=TINY / "fr_tiny-ud-train.conllu"))
+    assert train(["--config", str(config)]) == 0
+    package = json.loads((tmp_path / "model" / "config.json").read_text())
+    assert "languages" not in package and package["graph_mode"] == "rules"
+    assert "lexicon" in json.loads((tmp_path / "model" / "lexicon.json").read_text())
+    card = (tmp_path / "model" / "MODEL.md").read_text()
+    assert "| tune fr | rules |" in card and "Languages (a learnt vector each)" not in card
+    pipe = Pipeline.load(tmp_path / "model", lang="fr")
+    sentences = pipe.parse_sentences(list(read_conllu(TINY / "fr_tiny-ud-train.conllu")))
+    assert all(s.word(1).deprel for s in sentences)

@@ -145,6 +145,10 @@ class Predictor:
         self.add_above = float(config.get("add_above", 0.9))
         self.edge_threshold = float(config.get("edge_threshold", 0.5))
         self.enhancer = _make_enhancer(language)
+        if model.graph is None and self.enhancer is None:
+            raise ValueError(f"this model has no graph scorer, so its enhanced graphs come from an enhancer profile, "
+                             f"and there is none for language {language or '(none given)'!r}; give a language "
+                             "that converters/ has a profile for (eud parse --lang CODE)")
         # How ``obl:[case]`` is spelt out: "rules" uses the enhancer's case rule, "own" eud.nn.labels.
         self.relex = config.get("relex", "rules")
         self.case_rule = _make_case_rule(self.enhancer) if self.relex == "rules" else None

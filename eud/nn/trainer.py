@@ -58,15 +58,18 @@ def evaluate(predictor: Predictor, path: str | dict[str, Any], modes: tuple[str,
 
 
 def evaluate_tune(model: Parser, vocabs: dict[str, Vocab], cfg: dict[str, Any], tune: dict[str, list[Sentence]],
-                  cap: int = 0, *, lemmatizers: bool = False, folder: Path | None = None) -> dict[str, dict[str, float]]:
+                  cap: int = 0, *, lemmatizers: bool = False, folder: Path | None = None,
+                  per_language_lexicon: bool = True) -> dict[str, dict[str, float]]:
     """Quick scores per language on the tuning slice (its first ``cap`` sentences if > 0); the rules build graphs.
 
-    With ``lemmatizers`` the package's per-language lexicons (in ``folder``) decide lemmas, as at parse time.
+    With ``lemmatizers`` the package's lexicons (in ``folder``; one per language when
+    ``per_language_lexicon``) decide lemmas, as at parse time.
     """
     out = {}
     for lang, gold in sorted(tune.items()):
         gold = gold[:cap] if cap else gold
-        lemmatizer = Lemmatizer.load(folder, lang=lang) if lemmatizers and folder is not None else None
+        lemmatizer = (Lemmatizer.load(folder, lang=lang if per_language_lexicon else None)
+                      if lemmatizers and folder is not None else None)
         predictor = Predictor(model, vocabs, {**cfg, "graph_mode": "rules"}, language=lang, lemmatizer=lemmatizer)
         pred = copy.deepcopy(gold)
         predictor.annotate(pred)
@@ -306,29 +309,41 @@ def finish_multilingual(cfg: dict[str, Any], output: Path, state: dict[str, Any]
     train, langs, tune = read_split(cfg["train_files"], int(cfg["tune_every"]))
     # Lemma lexicons from the training sentences only (the tuning slice stays unseen), one per language.
     (output / LEXICON).unlink(missing_ok=True)
-    for lang in sorted(set(langs)):
-        write_lexicon(output, [s for s, code in zip(train, langs) if code == lang], lang=lang)
+    # A package with a language table keeps a lexicon per language; a one-language package one lexicon.
+    multilingual = "lang" in vocabs
+    if multilingual:
+        for lang in sorted(set(langs)):
+            write_lexicon(output, [s for s, code in zip(train, langs) if code == lang], lang=lang)
+    else:
+        write_lexicon(output, train)
     del train
     cap = int(cfg.get("tune_max_sentences", 0))
-    by_lang = evaluate_tune(model, vocabs, cfg, tune, cap, lemmatizers=True, folder=output)
+    by_lang = evaluate_tune(model, vocabs, cfg, tune, cap, lemmatizers=True, folder=output,
+                            per_language_lexicon=multilingual)
     for lang, sc in by_lang.items():
         log.info("tune %s: %s", lang, "  ".join(f"{k} {v:.2f}" for k, v in sc.items()))
-    pcfg.update(graph_mode="rules", relex="rules", languages=vocabs["lang"].items)
+    pcfg.update(graph_mode="rules", relex="rules")
+    if multilingual:
+        pcfg["languages"] = vocabs["lang"].items
+    elif not pcfg.get("language") and len(by_lang) == 1:
+        pcfg["language"] = next(iter(by_lang))  # its profile builds the graphs at parse time
     pcfg.pop("format", None)
     (output / "config.json").write_text(json.dumps({"format": "eud-parser/1", **pcfg}, indent=2, ensure_ascii=False) + "\n")
     results = {f"tune {lang}": {"rules": sc} for lang, sc in by_lang.items()}
     write_card(cfg, output, state, results, "rules", argv)
+    languages = f"Languages (a learnt vector each): {', '.join(vocabs['lang'].items)}.  " if multilingual else ""
+    lexicons = "per-language lexicons" if multilingual else "a lexicon"
     note = [
         "## Tuning slice and data use", "",
         (f"Every {cfg['tune_every']}th sentence (index % {cfg['tune_every']} == 0, counted per file before repeats) "
-        "of each training file above was held apart and never trained on; the epoch with the best macro "
-        "score over languages on that slice (ELAS, or LAS where a language has no enhanced gold) was kept, "
-        "and the 'tune' rows above score the slice (its first tune_max_sentences sentences per language "
-        f"when set: {cfg.get('tune_max_sentences') or 'all'}).  The IWPT dev splits ARE training data here "
-        "(for most treebanks the only non-test split); no test split was read in training.  "
-        f"Languages (a learnt vector each): {', '.join(vocabs['lang'].items)}.  The enhanced graph comes from "
-        "the rule-based enhancer over the predicted tree, with the profile of the language (or treebank) "
-        "being parsed; lemmas from per-language lexicons (lexicon.json) of the training sentences."), "",
+         "of each training file above was held apart and never trained on; the epoch with the best macro "
+         "score over languages on that slice (ELAS, or LAS where a language has no enhanced gold) was kept, "
+         "and the 'tune' rows above score the slice (its first tune_max_sentences sentences per language "
+         f"when set: {cfg.get('tune_max_sentences') or 'all'}).  The IWPT dev splits ARE training data here "
+         "(for most treebanks the only non-test split); no test split was read in training.  "
+         f"{languages}The enhanced graph comes from "
+         "the rule-based enhancer over the predicted tree, with the profile of the language (or treebank) "
+         f"being parsed; lemmas from {lexicons} (lexicon.json) of the training sentences."), "",
     ]
     with (output / "MODEL.md").open("a", encoding="utf-8") as card:
         card.write("\n".join(note))
