@@ -14,7 +14,8 @@ Only dev files are read, so the bias is chosen without the test sets.  With
 ``--write`` the chosen bias goes into the package's ``config.json``.
 
     python eval/label_bias_sweep.py --model work/en_gapping/model --bias 0 -1 -2 -3
-    python eval/label_bias_sweep.py --model work/en_gapping/model --bias -2 --write
+    python eval/label_bias_sweep.py --model work/en_gapping/model --bias 0 1 2 --orphan-check on
+    python eval/label_bias_sweep.py --model work/en_gapping/model --bias 1 --orphan-check on --write
 """
 
 from __future__ import annotations
@@ -27,12 +28,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gapping_benchmark import score_gapping, strip_deps  # noqa: E402
+from gapping_benchmark import score_gapping, strip_deps
 
-from eud.agrr.system import bias_labels  # noqa: E402
-from eud.conllu import parse_conllu, read_conllu  # noqa: E402
-from eud.evaluate import evaluate_sentences  # noqa: E402
-from eud.pipeline import Pipeline  # noqa: E402
+from eud.agrr.system import bias_labels
+from eud.conllu import parse_conllu, read_conllu
+from eud.evaluate import evaluate_sentences
+from eud.pipeline import Pipeline
 
 DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
 
@@ -40,6 +41,8 @@ DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
 def sweep(args: argparse.Namespace) -> list[dict[str, float]]:
     """One row of scores per bias."""
     pipe = Pipeline.load(args.model, threads=args.threads)
+    if args.orphan_check is not None:
+        pipe.predictor.orphan_check = args.orphan_check == "on"
     gap_gold = list(read_conllu(args.gapping_data / "gapping-enhanced.dev.conllu.xz"))
     gap_input = strip_deps(args.gapping_data / "gapping-orphan-basic.dev.conllu.xz")
     ud_gold = list(read_conllu(args.tune))
@@ -73,7 +76,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="UD file for false alarms, LAS and ELAS (default en_ewt dev)")
     ap.add_argument("--gapping-data", type=Path, default=DATA / "gapping")
     ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--write", action="store_true", help="store the (single) bias in the package's config.json")
+    ap.add_argument("--orphan-check", choices=("on", "off"),
+                    help="keep orphan only under a predicate antecedent (eud.nn.orphans); default: the package's")
+    ap.add_argument("--write", action="store_true",
+                    help="store the (single) bias, and --orphan-check if given, in the package's config.json")
     args = ap.parse_args(argv)
     if args.write and len(args.bias) != 1:
         ap.error("--write takes exactly one --bias")
@@ -85,8 +91,10 @@ def main(argv: list[str] | None = None) -> int:
         path = Path(args.model) / "config.json"
         config = json.loads(path.read_text(encoding="utf-8"))
         config["label_bias"] = {"orphan": args.bias[0]} if args.bias[0] else {}
+        if args.orphan_check is not None:
+            config["orphan_check"] = args.orphan_check == "on"
         path.write_text(json.dumps(config, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        print(f"wrote label_bias {config['label_bias']} to {path}")
+        print(f"wrote label_bias {config['label_bias']}, orphan_check {config.get('orphan_check', False)} to {path}")
     return 0
 
 

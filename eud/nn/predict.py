@@ -19,7 +19,7 @@ output passes ``udvalidate --level 2``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -34,6 +34,7 @@ from eud.nn.lemma import apply_script
 from eud.nn.lexicon import Lemmatizer
 from eud.nn.model import TAGS, Parser, resolve_precision
 from eud.nn.mst import decode_tree
+from eud.nn.orphans import demote_orphans
 from eud.nn.vocab import Vocab
 from eud.validate.repair import repair_sentence
 
@@ -50,6 +51,8 @@ class Decoded:
     # [n, n+1]: P(edge head→dep) for dep 1..n (row n-1) and head 0..n; None when the graph scorer did not run.
     edge_probs: np.ndarray | None
     edges: list[Edge]  # the graph scorer's edges, delexicalised labels
+    # Per word, the best relation other than ``orphan`` (where the tree has no room for an elided predicate).
+    fallback: list[str] = field(default_factory=list)
 
 
 def _label_choices(scores: np.ndarray, root_ix: int | None, is_root: np.ndarray) -> np.ndarray:
@@ -89,6 +92,10 @@ def decode(model: Parser, scores: dict[str, torch.Tensor], batch: Batch, vocabs:
     deprel_ix = _label_choices(label_scores, dv.index.get("root"),
                                t_index[:, 2].numpy() == 0)
     deprels = [dv.items[k] for k in deprel_ix]
+    fallback = deprels
+    if "orphan" in dv.index:
+        label_scores[:, dv.index["orphan"]] = -np.inf
+        fallback = [dv.items[k] for k in _label_choices(label_scores, dv.index.get("root"), t_index[:, 2].numpy() == 0)]
     probs = torch.sigmoid(scores["enh"]).numpy() if "enh" in scores else None
     edges: list[list[Edge]] = [[] for _ in lengths]
     if probs is not None:
@@ -110,7 +117,7 @@ def decode(model: Parser, scores: dict[str, torch.Tensor], batch: Batch, vocabs:
     for b, n in enumerate(lengths):
         tags = {t: [vocabs[t].items[i] for i in tag_ix[t][b, :n]] for t in TAGS}
         edge_probs = probs[b, :n, : n + 1] if probs is not None else None
-        out.append(Decoded(tags, all_heads[b], deprels[start:start + n], edge_probs, edges[b]))
+        out.append(Decoded(tags, all_heads[b], deprels[start:start + n], edge_probs, edges[b], fallback[start:start + n]))
         start += n
     return out
 
@@ -156,6 +163,8 @@ class Predictor:
         self.repair = repair_sentence
         self.lemmatizer = lemmatizer
         self.label_bias = label_bias_vector(vocabs["deprel"], config.get("label_bias") or {})
+        # orphan_check: an orphan needs a predicate antecedent (eud.nn.orphans); off unless the package says so.
+        self.orphan_check = bool(config.get("orphan_check", False))
         if precision is not None:
             model.precision = resolve_precision(precision)
 
@@ -192,6 +201,8 @@ class Predictor:
             w.lemma = (self.lemmatizer.lemma(w.form, w.upos, script) if self.lemmatizer is not None
                        else apply_script(w.form, script))
             w.head, w.deprel = d.heads[i], d.deprels[i]
+        if self.orphan_check and d.fallback:
+            demote_orphans(sentence, d.fallback)
         sentence.empty_nodes = []
         if self.graph_mode == "graph" or self.enhancer is None:
             self._graph_edges(sentence, d)
