@@ -6,6 +6,12 @@ fine-tuned weights with the ones it started from keeps most of both (Wortsman et
 (config, tables, lexicon and segmenter copied from B).
 
     python eval/interpolate_weights.py models/en_ewt work/en_gapping/model 0.5 work/en_gapping/mix50
+
+``--from-a PREFIX`` keeps the tensors under a prefix exactly as A has them: a head
+the fine-tuning data taught badly (the GAPPING corpus' FEATS are not EWT's) goes back
+to A's.  Files B's folder lacks (``lexicon.json``, ``segmenter/``) are copied from A.
+
+    python eval/interpolate_weights.py models/en_ewt work/en_gapping/model 1 work/en_gapping/ship --from-a taggers.feats.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("b", type=Path, help="fine-tuned package")
     ap.add_argument("t", type=float, help="weight of b, 0..1")
     ap.add_argument("out", type=Path)
+    ap.add_argument("--from-a", nargs="+", default=[], metavar="PREFIX", help="tensors under PREFIX come from a")
     args = ap.parse_args(argv)
     if not 0.0 <= args.t <= 1.0:
         print("error: t must lie in 0..1", file=sys.stderr)
@@ -36,12 +43,20 @@ def main(argv: list[str] | None = None) -> int:
     mixed = {}
     for k, va in wa.items():
         vb = wb[k]
-        mixed[k] = ((1 - args.t) * va.float() + args.t * vb.float()).to(vb.dtype) if vb.is_floating_point() else vb
+        if any(k.startswith(prefix) for prefix in args.from_a):
+            mixed[k] = va
+        else:
+            mixed[k] = ((1 - args.t) * va.float() + args.t * vb.float()).to(vb.dtype) if vb.is_floating_point() else vb
     if args.out.exists() and args.out.resolve() != args.b.resolve():
         shutil.rmtree(args.out)
     shutil.copytree(args.b, args.out, ignore=shutil.ignore_patterns("model.safetensors", "MODEL.md"))
     save_file(mixed, str(args.out / "model.safetensors"), metadata={"format": "eud-parser/1"})
-    print(f"wrote {args.out} ({1 - args.t:g} x {args.a} + {args.t:g} x {args.b})")
+    for name in ("lexicon.json", "segmenter"):
+        if (args.a / name).exists() and not (args.out / name).exists():
+            copy = shutil.copytree if (args.a / name).is_dir() else shutil.copy2
+            copy(args.a / name, args.out / name)
+    kept = f"; {', '.join(args.from_a)} from {args.a}" if args.from_a else ""
+    print(f"wrote {args.out} ({1 - args.t:g} x {args.a} + {args.t:g} x {args.b}{kept})")
     return 0
 
 
