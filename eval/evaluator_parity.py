@@ -13,7 +13,10 @@ systems are scored against gold:
 The official scorer reads gold and system after empty nodes are collapsed
 (``eud.collapse``, the semantics of UD's ``enhanced_collapse_empty_nodes.pl``);
 ``eud evaluate`` reads the uncollapsed files.  Every metric's counts (correct,
-gold, system, aligned) must be equal.  The official scorer runs in-process.
+gold, system, aligned) must be equal, both for eud's streamed scoring (what
+``eud evaluate`` runs; here cut at every place it may, ``chunk_words=1``) and
+for whole-file scoring (:func:`eud.evaluate.evaluate_loaded`).  The official
+scorer runs in-process.
 
     python eval/evaluator_parity.py                      # all test files, default levels
     python eval/evaluator_parity.py --enhancements 0 16 123456
@@ -34,7 +37,7 @@ from pathlib import Path
 
 from eud.collapse import collapse_empty_nodes
 from eud.conllu import format_sentence, parse_conllu, read_conllu, write_conllu
-from eud.evaluate import evaluate_loaded
+from eud.evaluate import evaluate_files, evaluate_loaded
 from eud.evaluate.data import read_for_scoring
 from eud.graph import EmptyNode, EnhancedGraph, MultiwordToken, Sentence, Word
 
@@ -385,6 +388,12 @@ def eud_counts(gold, system) -> dict[str, tuple]:
     return {m: (ev[m].correct, ev[m].gold, ev[m].system, ev[m].aligned) for m in METRIC_NAMES}
 
 
+def eud_streamed_counts(gold: Path, system: Path, enhancements: str = "0") -> dict[str, tuple]:
+    """eud evaluate's counts from its streamed scoring, cut into the smallest chunks it allows."""
+    ev = evaluate_files(gold, system, enhancements=enhancements, chunk_words=1)
+    return {m: (ev[m].correct, ev[m].gold, ev[m].system, ev[m].aligned) for m in METRIC_NAMES}
+
+
 def systems_for(path: Path, seed: int = 0) -> tuple[list[Sentence], dict[str, list[Sentence]]]:
     """Gold sentences and the two systems scored against them.
 
@@ -411,8 +420,11 @@ def compare_file(path: Path, levels_list: tuple[str, ...] = ("0",), seed: int = 
             eud_gold = eud_load(path, levels)
             for name in systems:
                 ours = eud_counts(eud_gold, eud_load(files[name], levels))
+                streamed = eud_streamed_counts(path, files[name], levels)
                 theirs = official_counts(official_gold, official_load(collapsed[name], levels))
                 diffs = [f"{m}: eud {ours[m]} udeval {theirs[m]}" for m in METRIC_NAMES if ours[m] != theirs[m]]
+                diffs += [f"{m}: eud streamed {streamed[m]} udeval {theirs[m]}"
+                          for m in METRIC_NAMES if streamed[m] != theirs[m]]
                 out.append((name, levels, diffs))
     return out
 
