@@ -3,16 +3,22 @@
 Builds CoNLL-U files of the given sizes under work/scale/ (gitignored) by
 concatenating the shared treebanks, repeated until the size is reached (sentence
 ids then repeat, so ``eud validate`` also reports ``non-unique-sent-id``; it runs
-with --quiet), then runs each command under ``/usr/bin/time`` at nice 15 and
-prints one line per (command, size): input MB, peak RSS MB, wall seconds.
+with --quiet), then runs each command under ``/usr/bin/time`` (at ``--nice``,
+default 15) and prints one line per (command, size): input MB, peak RSS MB,
+wall and CPU seconds, exit status and the load average when the command ended.
+
+Commands: ``enhance``, ``validate``, ``evaluate`` (``--official-only``, the
+file against itself) and ``evaluate-full`` (the same with eud's extra scores).
 
     python eval/scale_memory.py --sizes 100 500 1000
+    python eval/scale_memory.py --sizes 100 500 1000 --commands evaluate evaluate-full --nice 5
 """
 
 from __future__ import annotations
 
 import argparse
 import lzma
+import os
 import subprocess
 import sys
 import time
@@ -43,22 +49,24 @@ def build(megabytes: int) -> Path:
     return target
 
 
-def measure(argv: list[str]) -> tuple[float, float, int]:
-    """(peak RSS in MB, wall seconds, exit status) of one command."""
+def measure(argv: list[str], niceness: int) -> tuple[float, float, float, int]:
+    """(peak RSS in MB, wall seconds, CPU seconds, exit status) of one command."""
     start = time.perf_counter()
     done = subprocess.run(
-        ["nice", "-n", "15", "/usr/bin/time", "-f", "MAXRSS %M", *argv],
+        ["nice", "-n", str(niceness), "/usr/bin/time", "-f", "MAXRSS %M CPU %U %S", *argv],
         capture_output=True, text=True, check=False, env={"EUD_NO_PROGRESS": "1", "PATH": "/usr/bin:/bin"},
     )  # fmt: skip
     wall = time.perf_counter() - start
-    rss = next(int(line.split()[1]) for line in done.stderr.splitlines() if line.startswith("MAXRSS"))
-    return rss / 1024, wall, done.returncode
+    fields = next(line.split() for line in done.stderr.splitlines() if line.startswith("MAXRSS"))
+    return int(fields[1]) / 1024, wall, float(fields[3]) + float(fields[4]), done.returncode
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[100, 500, 1000], help="input sizes in MB")
-    parser.add_argument("--commands", nargs="+", default=["enhance", "validate", "evaluate"])
+    parser.add_argument("--commands", nargs="+", default=["enhance", "validate", "evaluate"],
+                        choices=["enhance", "validate", "evaluate", "evaluate-full"])
+    parser.add_argument("--nice", type=int, default=15, help="niceness of the measured commands")
     args = parser.parse_args()
     python = sys.executable
     for size in args.sizes:
@@ -68,10 +76,13 @@ def main() -> None:
             "enhance": [python, "-m", "eud", "enhance", "--lang", "en", "-o", str(WORK / "enhanced.conllu"), str(path)],
             "validate": [python, "-m", "eud", "validate", "--quiet", str(path)],
             "evaluate": [python, "-m", "eud", "evaluate", "--official-only", str(path), str(path)],
+            "evaluate-full": [python, "-m", "eud", "evaluate", str(path), str(path)],
         }
         for name in args.commands:
-            rss, wall, code = measure(commands[name])
-            print(f"{name:9} input {mb:8.1f} MB  peak RSS {rss:7.1f} MB  {wall:8.1f} s  exit {code}", flush=True)
+            rss, wall, cpu, code = measure(commands[name], args.nice)
+            load = os.getloadavg()[0]
+            print(f"{name:13} input {mb:8.1f} MB  peak RSS {rss:7.1f} MB  wall {wall:8.1f} s  CPU {cpu:8.1f} s  "
+                  f"exit {code}  load {load:.1f}", flush=True)
     (WORK / "enhanced.conllu").unlink(missing_ok=True)
 
 
