@@ -3,15 +3,19 @@
 Builds CoNLL-U files of the given sizes under work/scale/ (gitignored) by
 concatenating the shared treebanks, repeated until the size is reached (sentence
 ids then repeat, so ``eud validate`` also reports ``non-unique-sent-id``; it runs
-with --quiet), then runs each command under ``/usr/bin/time`` (at ``--nice``,
-default 15) and prints one line per (command, size): input MB, peak RSS MB,
-wall and CPU seconds, exit status and the load average when the command ended.
+with --quiet), then runs each command (at ``--nice``, default 15) and prints one
+line per (command, size): input MB, peak RSS MB (the kernel's ru_maxrss, what
+``/usr/bin/time -f %M`` shows), wall and CPU seconds, exit status and the load
+average when the command ended.
+``--limit`` stops a command after so many seconds and reports how much it had read
+(``rchar``) with its peak RSS so far; ``--sample`` prints that every so many seconds.
 
 Commands: ``enhance``, ``validate``, ``evaluate`` (``--official-only``, the
 file against itself) and ``evaluate-full`` (the same with eud's extra scores).
 
     python eval/scale_memory.py --sizes 100 500 1000
     python eval/scale_memory.py --sizes 100 500 1000 --commands evaluate evaluate-full --nice 5
+    python eval/scale_memory.py --sizes 1000 --commands validate --limit 1800 --sample 300
 """
 
 from __future__ import annotations
@@ -19,9 +23,11 @@ from __future__ import annotations
 import argparse
 import lzma
 import os
+import signal
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -49,16 +55,62 @@ def build(megabytes: int) -> Path:
     return target
 
 
-def measure(argv: list[str], niceness: int) -> tuple[float, float, float, int]:
-    """(peak RSS in MB, wall seconds, CPU seconds, exit status) of one command."""
+@dataclass
+class Run:
+    """What one command used: peak RSS (MB), wall and CPU seconds, bytes it had read, exit status."""
+
+    rss: float
+    wall: float
+    cpu: float
+    read_mb: float
+    status: int
+    stopped: bool = False
+
+
+def _proc_field(pid: int, name: str, field: str) -> int:
+    """A number from /proc/PID/NAME (``VmHWM`` in status is in kB, ``rchar`` in io in bytes); 0 once it is gone."""
+    try:
+        with open(f"/proc/{pid}/{name}", encoding="ascii") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def measure(argv: list[str], niceness: int, *, limit: float | None = None, sample: float | None = None,
+            label: str = "") -> Run:
+    """Run one command at ``niceness``; stop it after ``limit`` seconds; print progress every ``sample`` seconds.
+
+    Peak RSS and CPU come from the kernel (``wait4``: ru_maxrss, user + system time), also for a stopped run.
+    """
     start = time.perf_counter()
-    done = subprocess.run(
-        ["nice", "-n", str(niceness), "/usr/bin/time", "-f", "MAXRSS %M CPU %U %S", *argv],
-        capture_output=True, text=True, check=False, env={"EUD_NO_PROGRESS": "1", "PATH": "/usr/bin:/bin"},
+    child = subprocess.Popen(
+        ["nice", "-n", str(niceness), *argv], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={"EUD_NO_PROGRESS": "1", "PATH": "/usr/bin:/bin"},
     )  # fmt: skip
-    wall = time.perf_counter() - start
-    fields = next(line.split() for line in done.stderr.splitlines() if line.startswith("MAXRSS"))
-    return int(fields[1]) / 1024, wall, float(fields[3]) + float(fields[4]), done.returncode
+    read = 0
+    stopped = False
+    next_sample = start + (sample or 0)
+    while True:
+        pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+        if pid:
+            break
+        read = max(read, _proc_field(child.pid, "io", "rchar"))
+        now = time.perf_counter()
+        if sample and now >= next_sample:
+            hwm = _proc_field(child.pid, "status", "VmHWM") / 1024
+            print(f"  {label} after {now - start:7.0f} s: read {read / 1e6:8.1f} MB, peak RSS so far {hwm:7.1f} MB",
+                  flush=True)
+            next_sample += sample
+        if limit is not None and now - start > limit and not stopped:
+            os.kill(child.pid, signal.SIGTERM)
+            stopped = True
+        time.sleep(0.5)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    return Run(usage.ru_maxrss / 1024, time.perf_counter() - start, usage.ru_utime + usage.ru_stime, read / 1e6,
+               child.returncode, stopped)
 
 
 def main() -> None:
@@ -67,6 +119,8 @@ def main() -> None:
     parser.add_argument("--commands", nargs="+", default=["enhance", "validate", "evaluate"],
                         choices=["enhance", "validate", "evaluate", "evaluate-full"])
     parser.add_argument("--nice", type=int, default=15, help="niceness of the measured commands")
+    parser.add_argument("--limit", type=float, help="stop a command after this many seconds (a partial figure)")
+    parser.add_argument("--sample", type=float, help="print bytes read and peak RSS so far every this many seconds")
     args = parser.parse_args()
     python = sys.executable
     for size in args.sizes:
@@ -79,10 +133,11 @@ def main() -> None:
             "evaluate-full": [python, "-m", "eud", "evaluate", str(path), str(path)],
         }
         for name in args.commands:
-            rss, wall, cpu, code = measure(commands[name], args.nice)
+            run = measure(commands[name], args.nice, limit=args.limit, sample=args.sample, label=name)
             load = os.getloadavg()[0]
-            print(f"{name:13} input {mb:8.1f} MB  peak RSS {rss:7.1f} MB  wall {wall:8.1f} s  CPU {cpu:8.1f} s  "
-                  f"exit {code}  load {load:.1f}", flush=True)
+            end = f"stopped after reading {run.read_mb:.1f} MB" if run.stopped else f"exit {run.status}"
+            print(f"{name:13} input {mb:8.1f} MB  peak RSS {run.rss:7.1f} MB  wall {run.wall:8.1f} s  "
+                  f"CPU {run.cpu:8.1f} s  {end}  load {load:.1f}", flush=True)
     (WORK / "enhanced.conllu").unlink(missing_ok=True)
 
 
