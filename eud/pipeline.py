@@ -99,6 +99,8 @@ class Pipeline:
     """A loaded model package: parses raw text, tokenised text or CoNLL-U; see the module docstring."""
 
     _loaded: ClassVar[dict[tuple[Any, ...], Pipeline]] = {}  # loaded once per process, by folder and options
+    # The network of a package, shared by the pipelines of its languages (a multilingual model loads once).
+    _networks: ClassVar[dict[tuple[Path, str], tuple[Any, Any, dict[str, Any]]]] = {}
 
     def __init__(self, predictor: Any, folder: Path, name: str) -> None:
         """Use :meth:`load`; ``predictor`` is an :class:`eud.nn.predict.Predictor`."""
@@ -132,7 +134,9 @@ class Pipeline:
             from eud.nn.package import load_package
             from eud.nn.predict import Predictor
 
-            net, vocabs, config = load_package(folder)
+            if (folder.resolve(), precision) not in cls._networks:
+                cls._networks[folder.resolve(), precision] = load_package(folder)
+            net, vocabs, config = cls._networks[folder.resolve(), precision]
             if "lang" not in vocabs:
                 language = str(config.get("language", ""))  # a one-language model parses with its own profile
             if "languages" in config and language in ("", config.get("language")):

@@ -97,6 +97,10 @@ def test_tiny_multilingual_model_parses_each_language_validly(tiny_model, tmp_pa
         out.write_text(doc.to_conllu())
         assert cli(["validate", "--level", "2", str(out)]) == 0
     assert Pipeline.load(tiny_model, lang="en_tiny").language == "en_tiny"
+    # One network for the package: a second language costs a predictor, not another copy of the weights.
+    fr, en = Pipeline.load(tiny_model, lang="fr"), Pipeline.load(tiny_model, lang="en_tiny")
+    assert fr is not en and fr.predictor.model is en.predictor.model
+    assert Pipeline.load(tiny_model, lang="fr", precision="fp32").predictor.model is not fr.predictor.model
     with pytest.raises(ValueError, match="a multilingual model .*--lang"):
         Pipeline.load(tiny_model)
     with pytest.raises(ValueError, match="knows the languages en, fr, not 'de'"):
