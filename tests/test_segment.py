@@ -84,7 +84,7 @@ def test_mwt_lexicon_and_fallback(fixtures):
     assert mwt.expand("du") == ["de", "le"]
     assert mwt.expand("Du") == ["De", "le"]
     # "n't" was seen 4 times, so it is a rule; "'m" only once, so it is not.
-    assert mwt.rules == [["n't"]]
+    assert [r.to_json() for r in mwt.rules] == [["n't"]]
     assert mwt.expand("shouldn't") == ["should", "n't"]
     assert mwt.fallback("don't") == ["do", "n't"]
     assert mwt.expand("Isn't") == ["Is", "n't"]
@@ -95,6 +95,27 @@ def test_mwt_lexicon_and_fallback(fixtures):
     again = MwtExpander.from_json(mwt.to_json())
     assert again.expand("Shouldn't") == ["Should", "n't"] and again.lexicon == mwt.lexicon
     assert again.always == mwt.always
+
+
+def _mwt_sentence(form: str, words: list[str]) -> str:
+    lines = [f"1-{len(words)}\t{form}" + "\t_" * 8] + [f"{i}\t{w}" + "\t_" * 8 for i, w in enumerate(words, 1)]
+    return "\n".join(lines) + "\n\n"
+
+
+def test_mwt_rule_rewrites_the_end_of_the_first_word():
+    """The token's host and clitic are not spelt as the words are (Tamil -வும் -> -வ் + உம், here -um -> -' + um)."""
+    seen = [("walkavum", ["walkav'", "um"]), ("talkavum", ["talkav'", "um"]), ("sitavum", ["sitav'", "um"]),
+            ("ranum", ["ran", "um"]), ("don't", ["do", "n't"]), ("can't", ["ca", "n't"])]
+    mwt = MwtExpander.build(parse_conllu("".join(_mwt_sentence(f, w) for f, w in seen)))
+    # Three tokens rewrite -um as -' + um, one only splits it off: the more frequent rewrite is kept.
+    rules = {r.suffix: r.to_json() for r in mwt.rules}
+    assert rules == {"um": {"suffix": "um", "first": "'", "rest": ["um"]}, "n't": ["n't"]}
+    assert mwt.fallback("singavum") == ["singav'", "um"]
+    assert mwt.fallback("Singavum") == ["Singav'", "um"]
+    assert mwt.fallback("wouldn't") == ["would", "n't"]
+    assert mwt.fallback("um") is None  # nothing would be left of the host
+    again = MwtExpander.from_json(mwt.to_json())
+    assert again.fallback("singavum") == ["singav'", "um"] and again.rules == mwt.rules
 
 
 def test_mwt_always_needs_three_and_a_majority():

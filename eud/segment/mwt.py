@@ -3,9 +3,13 @@
 Two sources, both learned from the training treebank:
 
 * a **lexicon**: lowercased surface form → its most frequent lowercased words;
-* **suffix rules** for forms the lexicon has never seen: a multiword token whose
-  words spell it exactly (``can|n't`` → ``can't``) teaches the rule "split off
-  ``n't``".  Rules seen at least ``min_rule_count`` times are kept, longest first.
+* **suffix rules** for forms the lexicon has never seen.  Where the first word
+  and the form part ways, the rest of the form is rewritten as the rest of the
+  first word plus the other words: ``can|n't`` for ``can't`` teaches "``n't`` →
+  ``""`` + ``n't``" (split it off), Tamil ``அமைக்கவ்|உம்`` for ``அமைக்கவும்``
+  teaches "``வும்`` → ``வ்`` + ``உம்``" (the clitic's vowel sign becomes its own
+  letter).  Rules seen at least ``min_rule_count`` times are kept, the longest
+  suffix first, the most frequent rewrite of each suffix.
 
 Case is kept from the input: when the words spell the form, the form itself is
 cut at the word boundaries (``DON'T`` → ``DO`` ``N'T``); otherwise the words
@@ -16,14 +20,16 @@ least three times, and twice as often as not) are listed in ``always``: the segm
 the character model hesitates (informal ``gotta``, ``theyre``).  A form such as
 ``its``, usually a single word, is left to the model.
 
-It cannot invent non-concatenative expansions (French ``du`` → ``de le``) for
-forms it has not seen; such tokens stay single words.
+A rule only rewrites the end of a form, so expansions that change the whole
+token (French ``au`` → ``à le``) come from the lexicon alone; an unseen form
+no rule fits stays a single word.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from eud.graph import Sentence
 from eud.segment.data import surface_tokens
@@ -44,15 +50,48 @@ def _apply_case(form: str, words: list[str]) -> list[str]:
     return list(words)
 
 
+@dataclass(frozen=True)
+class SuffixRule:
+    """An unseen form ending in ``suffix`` splits as ``stem + first``, then ``rest``."""
+
+    suffix: str
+    first: str
+    rest: tuple[str, ...]
+
+    @classmethod
+    def from_json(cls, data: list[str] | dict) -> SuffixRule:
+        """A rule of ``mwt.json``: a list of split-off words (a concatenative rule), or a dict."""
+        if isinstance(data, list):
+            return cls("".join(data), "", tuple(data))
+        return cls(data["suffix"], data["first"], tuple(data["rest"]))
+
+    def to_json(self) -> list[str] | dict:
+        """The list form when the rule only splits off words, as older packages store it."""
+        if not self.first and "".join(self.rest) == self.suffix:
+            return list(self.rest)
+        return {"suffix": self.suffix, "first": self.first, "rest": list(self.rest)}
+
+
+def learn_rule(form: str, words: tuple[str, ...]) -> SuffixRule | None:
+    """The suffix rule one multiword token teaches (lowercased), or None when its first word shares no stem."""
+    stem = 0
+    while stem < min(len(form), len(words[0])) and form[stem] == words[0][stem]:
+        stem += 1
+    if stem == 0 or stem == len(form) or len(words) < 2 or not all(words):
+        return None
+    return SuffixRule(form[stem:], words[0][stem:], tuple(words[1:]))
+
+
 class MwtExpander:
     """Lexicon plus suffix-rule fallback for multiword tokens."""
 
-    def __init__(self, lexicon: dict[str, list[str]], rules: list[list[str]],
+    def __init__(self, lexicon: dict[str, list[str]], rules: Iterable[SuffixRule | list[str] | dict],
                  always: Iterable[str] = ()) -> None:
         self.lexicon = lexicon
         self.always = frozenset(always)
-        # Longest suffix first, so "n't" is tried before "t".
-        self.rules = sorted(rules, key=lambda r: -len("".join(r)))
+        rules = [r if isinstance(r, SuffixRule) else SuffixRule.from_json(r) for r in rules]
+        # Longest suffix first, so "n't" is tried before "t" (a stable sort keeps the frequency order).
+        self.rules = sorted(rules, key=lambda r: -len(r.suffix))
 
     @classmethod
     def build(cls, sentences: Iterable[Sentence], min_rule_count: int = 2) -> MwtExpander:
@@ -67,10 +106,16 @@ class MwtExpander:
                     continue
                 lowered = tuple(w.lower() for w in words)
                 seen.setdefault(form.lower(), Counter())[lowered] += 1
-                if "".join(lowered) == form.lower() and all(lowered):
-                    rule_counts[lowered[1:]] += 1
+                rule = learn_rule(form.lower(), lowered)
+                if rule is not None:
+                    rule_counts[rule] += 1
         lexicon = {form: list(c.most_common(1)[0][0]) for form, c in seen.items()}
-        rules = [list(r) for r, n in rule_counts.items() if n >= min_rule_count]
+        # The most frequent rewrite of each suffix.
+        best: dict[str, SuffixRule] = {}
+        for rule, n in rule_counts.most_common():
+            if n >= min_rule_count and rule.suffix not in best:
+                best[rule.suffix] = rule
+        rules = list(best.values())
         always = sorted(form for form, c in seen.items()
                         if sum(c.values()) >= 3 and sum(c.values()) > 2 * plain[form])
         return cls(lexicon, rules, always)
@@ -87,17 +132,15 @@ class MwtExpander:
         """Split an unseen form with the longest matching suffix rule, or None."""
         lower = form.lower()
         for rule in self.rules:
-            suffix = "".join(rule)
-            if len(lower) > len(suffix) and lower.endswith(suffix):
-                return _apply_case(form, [lower[: -len(suffix)]] + rule)
+            if len(lower) > len(rule.suffix) and lower.endswith(rule.suffix):
+                return _apply_case(form, [lower[: -len(rule.suffix)] + rule.first, *rule.rest])
         return None
 
     def to_json(self) -> dict:
         """Plain JSON data for ``mwt.json``."""
-        return {"lexicon": self.lexicon, "rules": self.rules, "always": sorted(self.always)}
+        return {"lexicon": self.lexicon, "rules": [r.to_json() for r in self.rules], "always": sorted(self.always)}
 
     @classmethod
     def from_json(cls, data: dict) -> MwtExpander:
         """Rebuild an expander saved by :meth:`to_json`."""
-        return cls({k: list(v) for k, v in data["lexicon"].items()}, [list(r) for r in data["rules"]],
-                   data.get("always", ()))
+        return cls({k: list(v) for k, v in data["lexicon"].items()}, data["rules"], data.get("always", ()))

@@ -475,6 +475,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("config", type=Path)
     parser.add_argument("--abbreviations-only", action="store_true",
                         help="only rewrite abbreviations.json of the written package(s) from the same training sentences")
+    parser.add_argument("--mwt-only", nargs="+", metavar="LANG",
+                        help="only rewrite mwt.json of these languages' packages (or 'all') from the same training sentences")
     args = parser.parse_args(argv)
     try:
         text = args.config.read_text(encoding="utf-8")
@@ -482,25 +484,38 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as err:
         print(f"{args.config}: cannot read config: {err}", file=sys.stderr)
         return 2
-    if args.abbreviations_only:
-        return write_abbreviations(config, args.config)
+    if args.abbreviations_only or args.mwt_only:
+        return write_tables(config, args.config, mwt=args.mwt_only)
     return train_segmenter(config, args.config)
 
 
-def write_abbreviations(config: dict, config_path: Path) -> int:
-    """Rewrite ``abbreviations.json`` of a trained package (each language's, for a multilingual one) without training."""
+def write_tables(config: dict, config_path: Path, mwt: list[str] | None = None) -> int:
+    """Rewrite a trained package's ``abbreviations.json``, or with ``mwt`` (languages, or ``all``) its ``mwt.json``.
+
+    Each language's files of a multilingual package; nothing is trained.
+    """
+    from eud.segment.mwt import MwtExpander
+
     cfg = {**DEFAULTS, **config}
     out = _resolve(cfg, config_path, "output")
     for c in _corpora(cfg, config_path):
         folder = out / c.lang if c.lang else out
+        if mwt and "all" not in mwt and c.lang not in mwt:
+            continue
         if not (folder / "config.json").is_file():
             print(f"{folder}: not a segmenter package (train it first)", file=sys.stderr)
             return 2
+        if mwt:
+            expander = MwtExpander.build(c.sentences)
+            (folder / "mwt.json").write_text(json.dumps(expander.to_json(), ensure_ascii=False, indent=0) + "\n",
+                                             encoding="utf-8")
+            print(f"{folder}: {len(expander.lexicon)} multiword forms, {len(expander.rules)} suffix rules",
+                  file=sys.stderr)
+            continue
         abbreviations = Abbreviations.learn(c.sentences)
         abbreviations.save(folder)
         print(f"{folder}: {len(abbreviations.to_json()['abbreviations'])} abbreviations", file=sys.stderr)
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())
