@@ -32,7 +32,10 @@ text) still makes one big chunk.
 
 When the texts differ the error is the one whole-file scoring gives (the same
 character offset, snippets and sentence lines), raised as soon as the
-difference is read.
+difference is read.  A broken sentence further on in either file is then not
+reached; whole-file scoring read both files first and reported that instead.
+Likewise, errors while reading come in reading order, the two files
+interleaved, where whole-file scoring reported gold's before the system's.
 """
 
 from __future__ import annotations
