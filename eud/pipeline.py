@@ -134,9 +134,10 @@ class Pipeline:
             from eud.nn.package import load_package
             from eud.nn.predict import Predictor
 
-            if (folder.resolve(), precision) not in cls._networks:
-                cls._networks[folder.resolve(), precision] = load_package(folder)
-            net, vocabs, config = cls._networks[folder.resolve(), precision]
+            network = (folder.resolve(), precision)
+            if network not in cls._networks:
+                cls._networks[network] = load_package(folder)
+            net, vocabs, config = cls._networks[network]
             if "lang" not in vocabs:
                 language = str(config.get("language", ""))  # a one-language model parses with its own profile
             if "languages" in config and language in ("", config.get("language")):

@@ -49,11 +49,11 @@ def part_rows(part: str) -> AgrrFile:
 
 def load_parser(model: str, threads: int = 1, orphan_bias: float = 0.0):
     """A model package's parse function, building the graph with the rules (and so the gapping rule)."""
-    from eud.agrr.system import bias_labels
     from eud.pipeline import Pipeline
 
     pipe = Pipeline.load(model, graph_mode="rules", threads=threads)
-    bias_labels(pipe.predictor, {"orphan": orphan_bias})
+    # AGRR asks whether a sentence has gapping at all; a positive bias on orphan trades precision for recall.
+    pipe.predictor.set_label_bias({"orphan": orphan_bias})
     return pipe.parse_sentences
 
 

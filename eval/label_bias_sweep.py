@@ -30,7 +30,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from gapping_benchmark import score_gapping, strip_deps
 
-from eud.agrr.system import bias_labels
 from eud.conllu import parse_conllu, read_conllu
 from eud.evaluate import evaluate_sentences
 from eud.pipeline import Pipeline
@@ -49,7 +48,7 @@ def sweep(args: argparse.Namespace) -> list[dict[str, float]]:
     ud_input = list(parse_conllu(strip_deps(args.tune)))
     rows = []
     for bias in args.bias:
-        bias_labels(pipe.predictor, {"orphan": bias})
+        pipe.predictor.set_label_bias({"orphan": bias})
         gap = score_gapping(gap_gold, pipe.parse_sentences(list(parse_conllu(gap_input))))
         ud_system = pipe.parse_sentences(copy.deepcopy(ud_input))
         alarms = score_gapping(ud_gold, ud_system)

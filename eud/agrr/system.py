@@ -23,18 +23,6 @@ from eud.progress import progress
 Parse = Callable[[list[Sentence]], Any]
 
 
-def bias_labels(predictor: Any, bias: dict[str, float]) -> None:
-    """Replace the basic-relation biases of a Predictor (``{"orphan": 2.0}``; see ``label_bias`` in packages).
-
-    AGRR asks whether a sentence has gapping at all, and the parser, which
-    has seen few ``orphan`` relations, is shy of them: a positive bias on
-    ``orphan`` trades precision of the class for recall.
-    """
-    from eud.nn.predict import label_bias_vector
-
-    predictor.label_bias = label_bias_vector(predictor.vocabs["deprel"], bias)
-
-
 def parse_rows(parse: Parse, rows: list[AgrrRow], chunk: int = 500,
                label: str = "parsing") -> Iterator[tuple[Sentence | None, list[tuple[int, int]]]]:
     """Each row's parsed sentence (None for a text without words) and its words' offsets, in order."""

@@ -67,11 +67,12 @@ def _label_choices(scores: np.ndarray, root_ix: int | None, is_root: np.ndarray)
 
 
 def decode(model: Parser, scores: dict[str, torch.Tensor], batch: Batch, vocabs: dict[str, Vocab],
-           threshold: float = 0.5, label_bias: np.ndarray | None = None) -> list[Decoded]:
+           threshold: float = 0.5, label_bias: np.ndarray | None = None, fallback: bool = False) -> list[Decoded]:
     """Decode a batch: tags by argmax, trees by Chu-Liu/Edmonds, graph edges by threshold, then labels.
 
     ``label_bias`` [L] is added to the basic-relation scores before the label is chosen
-    (see :func:`label_bias_vector`).
+    (see :func:`label_bias_vector`); with ``fallback`` each word's best relation other than
+    ``orphan`` is kept too (:attr:`Decoded.fallback`, for :func:`eud.nn.orphans.demote_orphans`).
     """
     tag_ix = {t: scores[t].argmax(-1).numpy() for t in TAGS}
     arc_logp = torch.log_softmax(scores["arc"], -1).numpy()  # [B, N, N+1]
@@ -92,10 +93,10 @@ def decode(model: Parser, scores: dict[str, torch.Tensor], batch: Batch, vocabs:
     deprel_ix = _label_choices(label_scores, dv.index.get("root"),
                                t_index[:, 2].numpy() == 0)
     deprels = [dv.items[k] for k in deprel_ix]
-    fallback = deprels
-    if "orphan" in dv.index:
+    others = deprels
+    if fallback and "orphan" in dv.index:
         label_scores[:, dv.index["orphan"]] = -np.inf
-        fallback = [dv.items[k] for k in _label_choices(label_scores, dv.index.get("root"), t_index[:, 2].numpy() == 0)]
+        others = [dv.items[k] for k in _label_choices(label_scores, dv.index.get("root"), t_index[:, 2].numpy() == 0)]
     probs = torch.sigmoid(scores["enh"]).numpy() if "enh" in scores else None
     edges: list[list[Edge]] = [[] for _ in lengths]
     if probs is not None:
@@ -117,7 +118,8 @@ def decode(model: Parser, scores: dict[str, torch.Tensor], batch: Batch, vocabs:
     for b, n in enumerate(lengths):
         tags = {t: [vocabs[t].items[i] for i in tag_ix[t][b, :n]] for t in TAGS}
         edge_probs = probs[b, :n, : n + 1] if probs is not None else None
-        out.append(Decoded(tags, all_heads[b], deprels[start:start + n], edge_probs, edges[b], fallback[start:start + n]))
+        out.append(Decoded(tags, all_heads[b], deprels[start:start + n], edge_probs, edges[b],
+                           others[start:start + n] if fallback else []))
         start += n
     return out
 
@@ -162,11 +164,15 @@ class Predictor:
         self.gapping = Gapping(copy_of=True, language=language or None)
         self.repair = repair_sentence
         self.lemmatizer = lemmatizer
-        self.label_bias = label_bias_vector(vocabs["deprel"], config.get("label_bias") or {})
+        self.set_label_bias(config.get("label_bias") or {})
         # orphan_check: an orphan needs a predicate antecedent (eud.nn.orphans); off unless the package says so.
         self.orphan_check = bool(config.get("orphan_check", False))
         if precision is not None:
             model.precision = resolve_precision(precision)
+
+    def set_label_bias(self, bias: dict[str, float]) -> None:
+        """Replace the biases on basic relations (``{"orphan": 2.0}``; see :func:`label_bias_vector`)."""
+        self.label_bias = label_bias_vector(self.vocabs["deprel"], bias)
 
     @property
     def needs_graph(self) -> bool:
@@ -182,7 +188,8 @@ class Predictor:
         for idx in length_batches(lengths, self.batch_words):
             batch = make_batch(sentences, idx, self.vocabs, max_chars=self.max_chars, langs=langs)
             scores = self.model(batch, graph=self.needs_graph)
-            decoded = decode(self.model, scores, batch, self.vocabs, min(0.5, self.edge_threshold), self.label_bias)
+            decoded = decode(self.model, scores, batch, self.vocabs, min(0.5, self.edge_threshold), self.label_bias,
+                             fallback=self.orphan_check)
             for i, d in zip(idx, decoded):
                 results[i] = d
         return results  # type: ignore[return-value]

@@ -135,12 +135,17 @@ def _resolve(config: dict, config_path: Path, key: str) -> Path:
     return value if value.is_absolute() else (config_path.parent / value)
 
 
+def write_mwt(folder: Path, mwt_json: dict) -> None:
+    """Write a package's ``mwt.json`` (:meth:`eud.segment.mwt.MwtExpander.to_json`)."""
+    (folder / "mwt.json").write_text(json.dumps(mwt_json, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+
+
 def save_package(out: Path, model: CharSegmenter, vocab: Vocab, settings: dict, mwt_json: dict) -> None:
     """Write the plain-data package: config.json, vocab.json, model.safetensors, mwt.json."""
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
     (out / "vocab.json").write_text(json.dumps(vocab.to_json(), ensure_ascii=False) + "\n", encoding="utf-8")
-    (out / "mwt.json").write_text(json.dumps(mwt_json, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+    write_mwt(out, mwt_json)
     save_file({k: v.contiguous() for k, v in model.state_dict().items()}, str(out / "model.safetensors"))
 
 
@@ -328,7 +333,7 @@ def _save_all(out: Path, model: CharSegmenter, vocab: Vocab, settings: dict, cor
         local = {"format": settings["format"], "weights": "../multi", "lang": c.lang,
                  "max_sentence_tokens": settings["max_sentence_tokens"]}
         (folder / "config.json").write_text(json.dumps(local, indent=2) + "\n", encoding="utf-8")
-        (folder / "mwt.json").write_text(json.dumps(mwt_json, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+        write_mwt(folder, mwt_json)
         abbreviations.save(folder)
 
 
@@ -507,8 +512,7 @@ def write_tables(config: dict, config_path: Path, mwt: list[str] | None = None) 
             return 2
         if mwt:
             expander = MwtExpander.build(c.sentences)
-            (folder / "mwt.json").write_text(json.dumps(expander.to_json(), ensure_ascii=False, indent=0) + "\n",
-                                             encoding="utf-8")
+            write_mwt(folder, expander.to_json())
             print(f"{folder}: {len(expander.lexicon)} multiword forms, {len(expander.rules)} suffix rules",
                   file=sys.stderr)
             continue
@@ -516,6 +520,7 @@ def write_tables(config: dict, config_path: Path, mwt: list[str] | None = None) 
         abbreviations.save(folder)
         print(f"{folder}: {len(abbreviations.to_json()['abbreviations'])} abbreviations", file=sys.stderr)
     return 0
+
 
 if __name__ == "__main__":
     sys.exit(main())
