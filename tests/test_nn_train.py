@@ -118,6 +118,46 @@ def test_save_load_gives_identical_predictions(tmp_path: Path, fixtures: Path, p
     assert after == before
 
 
+def test_int8_storage_is_within_half_a_step_of_each_row() -> None:
+    from eud.nn.package import INT8_MIN_ROW, SCALE, decode_weights, encode_weights
+
+    torch.manual_seed(0)
+    state = {"w": torch.randn(5, 40) * torch.tensor([[0.01], [1.0], [3.0], [0.0], [100.0]]),
+             "label": torch.randn(3, 20, 20), "bias": torch.randn(40), "narrow": torch.randn(4, INT8_MIN_ROW - 1),
+             "steps": torch.tensor(7)}
+    stored = encode_weights(state, "int8")
+    assert stored["w"].dtype == torch.int8 and stored["w" + SCALE].shape == (5,)
+    assert stored["label"].dtype == torch.int8 and stored["label" + SCALE].shape == (3, 20)
+    assert stored["bias"].dtype == torch.float16 and stored["narrow"].dtype == torch.float16
+    assert stored["steps"].dtype == torch.int64
+    back = decode_weights(stored)
+    assert set(back) == set(state) and all(v.dtype == torch.float32 for k, v in back.items() if k != "steps")
+    step = state["w"].abs().amax(dim=-1, keepdim=True) / 127
+    assert bool(((back["w"] - state["w"]).abs() <= step / 2 + 1e-7).all())
+    assert bool((back["w"][3] == 0).all())  # an all-zero row stays zero (no division by zero)
+
+
+def test_store_package_weights_rewrites_a_package_in_int8(tmp_path: Path, fixtures: Path) -> None:
+    from eud.nn.package import load_config, store_package_weights
+
+    sentences = list(read_conllu(fixtures / "parser_tiny.conllu"))
+    vocabs = build_vocabs(sentences, min_word_count=1)
+    enc = resolve_encoder_config({"type": "charlstm", **SMALL_CHARLSTM})
+    config = {"encoder": enc, "model": SMALL_MODEL, "language": "en", "graph_mode": "graph"}
+    torch.manual_seed(3)
+    model = Parser(config, vocabs)
+    save_package(tmp_path / "pkg", model, vocabs, config)
+    fp16 = (tmp_path / "pkg" / "model.safetensors").stat().st_size
+    store_package_weights(tmp_path / "pkg", "int8")
+    assert load_config(tmp_path / "pkg")["weights"] == "int8"
+    assert (tmp_path / "pkg" / "model.safetensors").stat().st_size < 0.85 * fp16  # tiny: many vectors stay fp16
+    loaded, _, _ = load_package(tmp_path / "pkg")
+    for name, value in model.state_dict().items():
+        if value.is_floating_point():
+            assert torch.allclose(loaded.state_dict()[name], value, atol=0.05), name
+    assert not list((tmp_path / "pkg").glob("*.tmp"))
+
+
 def test_rules_mode_skips_the_graph_scorer_and_writes_the_same(tmp_path: Path, fixtures: Path) -> None:
     sentences = list(read_conllu(fixtures / "parser_tiny.conllu"))
     vocabs = build_vocabs(sentences, min_word_count=1)

@@ -2,7 +2,14 @@
 
 A package holds ``config.json`` (the resolved training config and format
 version), ``vocab.json`` (every label table), ``model.safetensors`` (the
-weights) and ``MODEL.md`` (the model card).  A transformer named by a
+weights) and ``MODEL.md`` (the model card).
+
+Weights are stored as the config's ``weights`` says: ``fp16`` (the default), ``fp32``, or
+``int8``: every matrix with at least :data:`INT8_MIN_ROW` columns as int8 rows, each with its
+own scale (the row's largest absolute value / 127) in a companion tensor ``<name>:scale``;
+vectors and narrow matrices stay fp16.  Loading turns every kind back into fp32, so a
+package's arithmetic does not depend on how it was stored; :func:`store_package_weights`
+rewrites a finished package in another storage.  A transformer named by a
 shortcut (``minilm``) is rebuilt from its pip package, so weights that never
 changed (frozen embeddings) are left out; any other transformer's config and
 tokenizer are copied into ``encoder/`` so the package stands alone.
@@ -14,12 +21,17 @@ import json
 from pathlib import Path
 from typing import Any
 
+import torch
+
 from eud.nn.encoders import named_transformer
 from eud.nn.model import Parser
 from eud.nn.vocab import Vocab, vocabs_from_json, vocabs_to_json
 
 FORMAT = "eud-parser/1"
 SHORTCUTS = ("minilm",)
+WEIGHTS = ("fp32", "fp16", "int8")
+INT8_MIN_ROW = 16
+SCALE = ":scale"
 
 
 class PackageError(ValueError):
@@ -33,28 +45,84 @@ def _prefix_of_frozen(model: Parser) -> list[str]:
     return ["encoder.transformer.model." + name for name in enc.frozen_prefixes()]
 
 
+def weights_storage(config: dict[str, Any]) -> str:
+    """How a package stores its weights: the ``weights`` key, else the older ``fp16_weights`` flag."""
+    storage = config.get("weights") or ("fp16" if config.get("fp16_weights", True) else "fp32")
+    if storage not in WEIGHTS:
+        raise PackageError(f"unknown weights storage {storage!r} (expected one of {', '.join(WEIGHTS)})")
+    return str(storage)
+
+
+def encode_weights(state: dict[str, torch.Tensor], storage: str) -> dict[str, torch.Tensor]:
+    """fp32 tensors -> the tensors written to model.safetensors for ``storage``."""
+    out: dict[str, torch.Tensor] = {}
+    for name, value in state.items():
+        value = value.detach()
+        if value.is_floating_point() and storage != "fp32":
+            if storage == "int8" and value.dim() >= 2 and value.shape[-1] >= INT8_MIN_ROW:
+                value = value.float()
+                scale = value.abs().amax(dim=-1, keepdim=True).clamp_min(1e-12) / 127.0
+                out[name + SCALE] = scale.squeeze(-1).contiguous().clone()
+                value = torch.round(value / scale).clamp(-127, 127).to(torch.int8)
+            else:
+                value = value.half()
+        out[name] = value.contiguous().clone()
+    return out
+
+
+def decode_weights(stored: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """The tensors of model.safetensors, in any storage -> fp32 (integer buffers stay as they are)."""
+    state: dict[str, torch.Tensor] = {}
+    for name, value in stored.items():
+        if name.endswith(SCALE):
+            continue
+        scale = stored.get(name + SCALE)
+        if scale is not None:
+            value = value.float() * scale.float().unsqueeze(-1)
+        elif value.is_floating_point():
+            value = value.float()
+        state[name] = value
+    return state
+
+
 def save_package(folder: Path, model: Parser, vocabs: dict[str, Vocab], config: dict[str, Any]) -> None:
     """Write config.json, vocab.json, model.safetensors (and encoder/ when needed) into ``folder``."""
     from safetensors.torch import save_file
 
     folder.mkdir(parents=True, exist_ok=True)
     skip = set(_prefix_of_frozen(model))
-    half = bool(config.get("fp16_weights", True))
-    tensors = {}
-    for name, value in model.state_dict().items():
-        if name in skip:
-            continue
-        value = value.detach()
-        if half and value.is_floating_point():
-            value = value.half()
-        tensors[name] = value.contiguous().clone()
-    save_file(tensors, str(folder / "model.safetensors"), metadata={"format": FORMAT})
+    state = {name: value for name, value in model.state_dict().items() if name not in skip}
+    save_file(encode_weights(state, weights_storage(config)), str(folder / "model.safetensors"),
+              metadata={"format": FORMAT})
     enc = model.encoder.transformer
     if enc is not None and config["encoder"].get("transformer") not in SHORTCUTS:
         enc.tokenizer.save_pretrained(str(folder / "encoder"))
         enc.model.config.save_pretrained(str(folder / "encoder"))
     (folder / "config.json").write_text(json.dumps({"format": FORMAT, **config}, indent=2, ensure_ascii=False) + "\n")
     (folder / "vocab.json").write_text(json.dumps(vocabs_to_json(vocabs), ensure_ascii=False) + "\n")
+
+
+def store_package_weights(folder: str | Path, storage: str) -> None:
+    """Rewrite a finished package's weights in another storage (``int8`` to ship it smaller).
+
+    The weights are read back to fp32 first, so converting an fp16 package to int8 quantizes
+    the fp16 values; config.json records the new storage.  Both files are replaced atomically.
+    """
+    from safetensors.torch import load_file, save_file
+
+    folder = Path(folder)
+    config = load_config(folder)
+    _check_files(folder)
+    config.pop("fp16_weights", None)
+    config["weights"] = storage
+    weights_storage(config)
+    state = decode_weights(load_file(str(folder / "model.safetensors")))
+    tmp = folder / "model.safetensors.tmp"
+    save_file(encode_weights(state, storage), str(tmp), metadata={"format": FORMAT})
+    tmp.replace(folder / "model.safetensors")
+    tmp_config = folder / "config.json.tmp"
+    tmp_config.write_text(json.dumps(config, indent=2, ensure_ascii=False) + "\n")
+    tmp_config.replace(folder / "config.json")
 
 
 def load_config(folder: Path) -> dict[str, Any]:
@@ -68,15 +136,19 @@ def load_config(folder: Path) -> dict[str, Any]:
     return config
 
 
+def _check_files(folder: Path) -> None:
+    for name in ("vocab.json", "model.safetensors"):
+        if not (folder / name).is_file():
+            raise PackageError(f"{folder}: model package has no {name}")
+
+
 def load_package(folder: str | Path) -> tuple[Parser, dict[str, Vocab], dict[str, Any]]:
     """Rebuild a parser from a package folder, ready for prediction."""
     from safetensors.torch import load_file
 
     folder = Path(folder)
     config = load_config(folder)
-    for name in ("vocab.json", "model.safetensors"):
-        if not (folder / name).is_file():
-            raise PackageError(f"{folder}: model package has no {name}")
+    _check_files(folder)
     vocabs = vocabs_from_json(json.loads((folder / "vocab.json").read_text()))
     enc = config["encoder"]
     source, from_config = None, False
@@ -86,7 +158,7 @@ def load_package(folder: str | Path) -> tuple[Parser, dict[str, Vocab], dict[str
         else:
             source, from_config = str(folder / "encoder"), True
     model = Parser(config, vocabs, transformer_source=source, from_config=from_config)
-    state = {k: v.float() if v.is_floating_point() else v for k, v in load_file(str(folder / "model.safetensors")).items()}
+    state = decode_weights(load_file(str(folder / "model.safetensors")))
     missing, unexpected = model.load_state_dict(state, strict=False)
     allowed = set(_prefix_of_frozen(model))
     bad = [k for k in missing if k not in allowed]

@@ -19,7 +19,7 @@ from eud.nn.data import describe, file_entries, read_entry, read_split
 from eud.nn.lexicon import FILE as LEXICON
 from eud.nn.lexicon import Lemmatizer, write_lexicon
 from eud.nn.model import Parser, resolve_precision
-from eud.nn.package import load_config, load_package, save_package
+from eud.nn.package import load_config, load_package, save_package, weights_storage
 from eud.nn.predict import GRAPH_MODES, Predictor
 from eud.nn.scoring import quick_scores
 from eud.nn.vocab import Vocab, build_vocabs, vocabs_from_json, vocabs_to_json
@@ -298,7 +298,7 @@ def _checkpoint(path: Path, model: Parser, optimizer: torch.optim.Optimizer, sch
 def _package_config(cfg: dict[str, Any]) -> dict[str, Any]:
     """What a package needs to rebuild the model (no data paths or run settings)."""
     keep = ("encoder", "model", "language", "graph_mode", "relex", "edge_threshold", "drop_below", "add_above",
-            "fp16_weights")
+            "fp16_weights", "weights")
     return {k: cfg[k] for k in keep if k in cfg}
 
 
@@ -421,7 +421,7 @@ def write_card(cfg: dict[str, Any], output: Path, state: dict[str, Any], results
         f"- enhanced graph: `{chosen}` (picked on dev among: {', '.join(results.get('dev', {}) or ['graph'])})",
         (f"- encoder arithmetic in training: {resolve_precision(cfg['precision'])} (config: {cfg['precision']}); "
          "`eud parse --precision` chooses it at parse time"),
-        f"- weights: model.safetensors, {size:.1f} MiB",
+        f"- weights: model.safetensors, {size:.1f} MiB ({weights_storage(cfg)})",
         f"- epochs trained: {state['epoch']}, best dev: {state['best']:.2f}", "",
         "## Command", "", "```", command, "```", "",
         "(run from the repository root; the config's paths are relative to the config file)", "",
