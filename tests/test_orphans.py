@@ -5,14 +5,29 @@ from __future__ import annotations
 from conftest import FIXTURES
 
 from eud.conllu import read_conllu
-from eud.nn.orphans import demote_orphans
+from eud.enhance.gapping import Gapping
+from eud.nn.orphans import demote_orphans, demote_without_correlates
+
+FALLBACK = {"rather": "advmod", "work": "obl", "pears": "obj", "cook": "obj"}
+
+
+def _sentence(sent_id: str):
+    return next(s for s in read_conllu(FIXTURES / "orphans_parser.conllu") if sent_id in s.comments[0])
 
 
 def _demoted(sent_id: str) -> list[str]:
-    sentence = next(s for s in read_conllu(FIXTURES / "orphans_parser.conllu") if sent_id in s.comments[0])
+    sentence = _sentence(sent_id)
     fallback = ["conj" if w.deprel == "orphan" else w.deprel for w in sentence.words]
     demote_orphans(sentence, fallback)
     return [w.deprel for w in sentence.words]
+
+
+def _without_correlates(sent_id: str) -> tuple[int, list[str]]:
+    sentence = _sentence(sent_id)
+    fallback = [FALLBACK.get(w.form, w.deprel) for w in sentence.words]
+    changed = demote_orphans(sentence, fallback)
+    changed += demote_without_correlates(sentence, fallback, Gapping(language="en"))
+    return changed, [w.deprel for w in sentence.words]
 
 
 def test_gapping_under_a_verb_keeps_its_orphan():
@@ -33,3 +48,22 @@ def test_noun_list_loses_its_orphan_to_the_fallback():
 
 def test_remnant_that_is_no_conjunct_loses_its_orphan():
     assert _demoted("remnant-not-conjunct")[4] == "conj"
+
+
+def test_remnants_with_correlates_keep_their_orphans():
+    # Lee contrasts with Kim, pears with apples; Bo with Ann (cook has none, but Bo does).
+    assert _without_correlates("gap-verb") == (0, ["nsubj", "root", "obj", "cc", "conj", "orphan", "punct"])
+    assert _without_correlates("gap-copula")[1][7] == "orphan"
+    assert _without_correlates("gap-misattached")[1][5] == "orphan"
+
+
+def test_two_remnants_without_correlates_are_no_gapping():
+    # Neither *rather* nor *dumpy* contrasts with a dependent of *clean*.
+    changed, deprels = _without_correlates("no-correlates")
+    assert changed == 1 and deprels[6] == "advmod"
+
+
+def test_a_promoted_remnant_without_correlate_undoes_a_two_remnant_clause():
+    # *work* matches *home* (both with *at*), but the verb *sleeps* contrasts with nothing.
+    changed, deprels = _without_correlates("promoted-without-correlate")
+    assert changed == 1 and deprels[7] == "obl"

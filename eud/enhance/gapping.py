@@ -230,13 +230,7 @@ class Gapping:
     def apply(self, sentence: Sentence) -> None:
         """Rewrite ``sentence.enhanced`` (a copy of the basic tree) for every gapped clause."""
         words = sentence.words
-        # Group the orphans by the clause they belong to: their head, or for an
-        # orphan under an orphan (parser output), the first non-orphan above.
-        groups: dict[int, list[Word]] = {}
-        for w in words:
-            if w.deprel == "orphan" and w.head:
-                groups.setdefault(self._clause_head(words, w), []).append(w)
-        groups.pop(0, None)
+        groups = self._groups(words)
         if not groups:
             return
         tree = BasicTree(sentence)
@@ -244,6 +238,17 @@ class Gapping:
         # Outer clauses first, so that an inner one can hang from their empty node.
         for p in sorted(groups, key=lambda i: (self._depth(words, i), i)):
             restored[p] = self._restore(tree, words[p - 1], groups[p], restored)
+
+    @classmethod
+    def _groups(cls, words: list[Word]) -> dict[int, list[Word]]:
+        """The orphans of each gapped clause, by promoted remnant: their head, or for an
+        orphan under an orphan (parser output), the first non-orphan above."""
+        groups: dict[int, list[Word]] = {}
+        for w in words:
+            if w.deprel == "orphan" and w.head:
+                groups.setdefault(cls._clause_head(words, w), []).append(w)
+        groups.pop(0, None)
+        return groups
 
     @staticmethod
     def _clause_head(words: list[Word], w: Word) -> int:
@@ -277,6 +282,39 @@ class Gapping:
             head = tree.sentence.words[head.head - 1]
         return head
 
+    def alignments(self, sentence: Sentence) -> list[tuple[Word, list[Word], list[Word | None]]]:
+        """For each gapped clause of the basic tree: its promoted remnant, its remnants and their correlates.
+
+        The correlates are the ones :meth:`apply` would label the remnants by (None where a
+        remnant has none); nothing is written.
+        """
+        tree = BasicTree(sentence)
+        out = []
+        for p, orphans in self._groups(sentence.words).items():
+            remnants = sorted([sentence.words[p - 1]] + orphans, key=lambda w: w.id)
+            out.append((sentence.words[p - 1], remnants, self._resolve(tree, sentence.words[p - 1], remnants)[3]))
+        return out
+
+    def _resolve(
+        self, tree: BasicTree, p: Word, remnants: list[Word]
+    ) -> tuple[Word | None, list[Word], dict[int, str], list[Word | None], bool]:
+        """The antecedent, the chain of predicates elided below it, labels, correlates, and whether P was lifted."""
+        words = tree.sentence.words
+        source = None
+        if p.udeprel == "conj" and p.head:
+            source = self._antecedent(tree, words[p.head - 1])
+        elif p.udeprel in ECHOING and p.head and self._verbal(tree, words[p.head - 1]):
+            source = words[p.head - 1]
+        labels, matched = self._labels(tree, remnants, source)
+        lifted = self._lift(tree, p, remnants, source, matched)
+        if lifted is not None:
+            source, labels, matched = lifted
+            return source, [], labels, matched, True
+        chain: list[Word] = []
+        if source is not None and self.style.nested and self._verbal(tree, source):
+            chain, labels, matched = self._deeper(tree, remnants, source, labels, matched)
+        return source, chain, labels, matched, False
+
     def _restore(self, tree: BasicTree, p: Word, orphans: list[Word], restored: dict[int, NodeId]) -> NodeId:
         sentence = tree.sentence
         words = sentence.words
@@ -287,24 +325,14 @@ class Gapping:
         if parent[0] in restored and (p.udeprel == "conj" or self._moves(p, words[parent[0] - 1])):
             graph.discard(restored[parent[0]], p.node, p.deprel)
             parent = restored[parent[0]]
-        source = None
-        if p.udeprel == "conj" and p.head:
-            source = self._antecedent(tree, words[p.head - 1])
-        elif p.udeprel in ECHOING and p.head and self._verbal(tree, words[p.head - 1]):
-            source = words[p.head - 1]
         remnants = sorted([p] + orphans, key=lambda w: w.id)
-        labels, matched = self._labels(tree, remnants, source)
-        lifted = self._lift(tree, p, remnants, source, matched)
-        chain: list[Word] = []
-        if lifted is not None:
+        source, chain, labels, matched, lifted = self._resolve(tree, p, remnants)
+        if lifted:
             # The conjunct contrasts with an argument of a verb, not with a
             # noun's dependents: the verb is what was elided.
-            source, labels, matched = lifted
-            parent, p_label = source.node, "conj"
+            parent, p_label = source.node, "conj"  # type: ignore[union-attr]
         else:
             p_label = p.deprel
-            if source is not None and self.style.nested and self._verbal(tree, source):
-                chain, labels, matched = self._deeper(tree, remnants, source, labels, matched)
 
         after = self._place(tree, remnants, p, source, matched)
         empty = sentence.add_empty_node(after=after, **self._columns(source))

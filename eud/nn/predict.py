@@ -34,7 +34,7 @@ from eud.nn.lemma import apply_script
 from eud.nn.lexicon import Lemmatizer
 from eud.nn.model import TAGS, Parser, resolve_precision
 from eud.nn.mst import decode_tree
-from eud.nn.orphans import demote_orphans
+from eud.nn.orphans import demote_orphans, demote_without_correlates
 from eud.nn.vocab import Vocab
 from eud.validate.repair import repair_sentence
 
@@ -210,6 +210,7 @@ class Predictor:
             w.head, w.deprel = d.heads[i], d.deprels[i]
         if self.orphan_check and d.fallback:
             demote_orphans(sentence, d.fallback)
+            demote_without_correlates(sentence, d.fallback, self.gapping)
         sentence.empty_nodes = []
         if self.graph_mode == "graph" or self.enhancer is None:
             self._graph_edges(sentence, d)
