@@ -84,6 +84,23 @@ def test_two_step_training_writes_a_package(tmp_path: Path, fixtures: Path) -> N
     assert json.loads((out / "config.json").read_text())["graph_mode"] in ("graph", "rules", "combined")
 
 
+def test_training_without_a_graph_scorer_selects_on_dev_with_the_rules(tmp_path: Path, fixtures: Path) -> None:
+    config = _config(tmp_path, fixtures, SMALL_CHARLSTM)
+    cfg = json.loads(config.read_text())
+    cfg["model"] = {**SMALL_MODEL, "graph": False}
+    config.write_text(json.dumps(cfg))
+    assert train_main(["--config", str(config), "--max-steps", "2"]) == 0
+    out = tmp_path / "model"
+    assert json.loads((out / "config.json").read_text())["graph_mode"] == "rules"
+    assert "dev rules" in (tmp_path / "work" / "train.log").read_text()
+    parsed = _parse_all(out, fixtures)
+    word_lines = [cols for text in parsed for line in text.splitlines()
+                  if (cols := line.split("\t"))[0].isdigit()]  # words, not multiword-token ranges
+    assert len(parsed) == 8 and all(cols[8] != "_" for cols in word_lines)  # the rules built every graph
+    model, _, _ = load_package(out)
+    assert model.graph is None
+
+
 def test_transformer_encoder_trains_and_reloads(tmp_path: Path, fixtures: Path) -> None:
     words = [w.form for s in read_conllu(fixtures / "parser_tiny.conllu") for w in s.words]
     bert = tiny_bert(tmp_path / "bert", words)

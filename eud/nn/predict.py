@@ -212,11 +212,15 @@ class Predictor:
             demote_orphans(sentence, d.fallback)
             demote_without_correlates(sentence, d.fallback, self.gapping)
         sentence.empty_nodes = []
-        if self.graph_mode == "graph" or self.enhancer is None:
+        # A network trained without a graph scorer (``graph = false``) has only the rules.
+        mode = self.graph_mode if self.model.graph is not None else "rules"
+        if d.edge_probs is None and self.enhancer is None:
+            sentence.copy_basic_to_enhanced()  # neither a scorer nor rules: the tree is the graph
+        elif mode == "graph" or self.enhancer is None:
             self._graph_edges(sentence, d)
         else:
             self.enhancer.enhance(sentence)
-            if self.graph_mode == "combined":
+            if mode == "combined":
                 self._combine(sentence, d)
         self.repair(sentence)
 

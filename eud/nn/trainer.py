@@ -250,7 +250,7 @@ def train_parser(config: dict[str, Any], config_path: Path, *, fresh: bool = Fal
         elif dev_path:
             predictor = Predictor(model, vocabs, {**cfg, "graph_mode": "graph"})
             # Select on the better of the graph scorer and the rules over the predicted tree.
-            modes = ("graph", "rules") if predictor.enhancer is not None else ("graph",)
+            modes = _modes(predictor, ("graph", "rules"))
             by_mode = evaluate(predictor, dev_path, modes)
             scores = max(by_mode.values(), key=lambda sc: sc["ELAS"])
             for mode, sc in by_mode.items():
@@ -293,6 +293,15 @@ def _checkpoint(path: Path, model: Parser, optimizer: torch.optim.Optimizer, sch
     torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(),
                 "scheduler": scheduler.state_dict(), "state": json.dumps(state)}, tmp)
     tmp.replace(path)
+
+
+def _modes(predictor: Predictor, wanted: tuple[str, ...]) -> tuple[str, ...]:
+    """The graph modes worth scoring: the rules alone without a graph scorer, the scorer alone without rules."""
+    if predictor.enhancer is None:
+        return ("graph",)
+    if predictor.model.graph is None:
+        return ("rules",)
+    return wanted
 
 
 def _package_config(cfg: dict[str, Any]) -> dict[str, Any]:
@@ -360,10 +369,13 @@ def finish_package(cfg: dict[str, Any], output: Path, state: dict[str, Any], arg
     # The untuned threshold for every comparison, so that rerunning this step gives the same table.
     pcfg = {**pcfg, "edge_threshold": 0.5}
     predictor = Predictor(model, vocabs, {**pcfg, "graph_mode": "combined", "relex": "rules"})
-    modes = GRAPH_MODES if predictor.enhancer is not None else ("graph",)
+    modes = _modes(predictor, GRAPH_MODES)
     results: dict[str, Any] = {}
     relex = "rules" if predictor.case_rule is not None else "own"
-    if cfg.get("dev"):
+    if cfg.get("dev") and model.graph is None:
+        results["dev"] = evaluate(predictor, cfg["dev"], modes, save=Path(cfg["work_dir"]) / "dev")
+        chosen = "rules"
+    elif cfg.get("dev"):
         variants = {}
         # The graph scorer with stricter thresholds for second heads (written from the same network output).
         thresholds = (0.7, 0.8, 0.9, 0.95)
@@ -385,7 +397,7 @@ def finish_package(cfg: dict[str, Any], output: Path, state: dict[str, Any], arg
         else:
             chosen = cfg["graph_mode"]
     else:
-        chosen = "graph" if cfg["graph_mode"] == "best" else cfg["graph_mode"]
+        chosen = modes[0] if cfg["graph_mode"] == "best" else cfg["graph_mode"]
     if cfg.get("test"):
         final = Predictor(model, vocabs, {**pcfg, "graph_mode": chosen, "relex": relex})
         results["test"] = evaluate(final, cfg["test"], (chosen,), save=Path(cfg["work_dir"]) / "test")
