@@ -49,9 +49,9 @@ def main(argv: list[str] | None = None) -> int:
             checked = copy.deepcopy(sentence)
             orphans += n
             kept += n - demote_orphans(checked, ["dep"] * len(checked.words))
-            for promoted, remnants, correlates in gapping.alignments(sentence):
+            for clause in gapping.alignments(sentence):
                 clauses += 1
-                supported += not lacks_correlates(promoted, remnants, correlates)
+                supported += not lacks_correlates(clause)
         print(f"| {Path(name).name} | {orphans} | {kept} | {clauses} | {supported} |")
     return 0
 

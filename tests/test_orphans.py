@@ -8,7 +8,7 @@ from eud.conllu import read_conllu
 from eud.enhance.gapping import Gapping
 from eud.nn.orphans import demote_orphans, demote_without_correlates
 
-FALLBACK = {"rather": "advmod", "work": "obl", "pears": "obj", "cook": "obj"}
+FALLBACK = {"rather": "advmod", "work": "obl", "pears": "obj", "cook": "obj", "these": "nmod"}
 
 
 def _sentence(sent_id: str):
@@ -67,3 +67,10 @@ def test_a_promoted_remnant_without_correlate_undoes_a_two_remnant_clause():
     # *work* matches *home* (both with *at*), but the verb *sleeps* contrasts with nothing.
     changed, deprels = _without_correlates("promoted-without-correlate")
     assert changed == 1 and deprels[7] == "obl"
+
+
+def test_a_conjunct_of_an_argument_needs_correlates_for_every_other_remnant():
+    # *bugs* is a conjunct of the object *rocks*; *in these* contrasts with nothing of *put*.
+    changed, deprels = _without_correlates("conjunct-of-an-argument")
+    assert _demoted("conjunct-of-an-argument")[6] == "orphan"  # the antecedent check lets it through
+    assert changed == 1 and deprels[6] == "nmod"

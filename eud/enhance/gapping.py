@@ -81,6 +81,7 @@ remnant) is left to the coordination rule.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from eud.enhance.correlates import (
     CORE,
@@ -206,6 +207,19 @@ def language_style(code: str | None) -> Style:
         return Style()
     return profile_style(profile)
 
+class Alignment(NamedTuple):
+    """One gapped clause as the rule reads it: ``correlates[i]`` is ``remnants[i]``'s (None: it has none).
+
+    ``lifted``: the promoted remnant hangs on a nominal argument, and the elided predicate is
+    that argument's verb (:meth:`Gapping._lift`); the argument is the promoted remnant's correlate.
+    """
+
+    promoted: Word
+    remnants: list[Word]
+    correlates: list[Word | None]
+    lifted: bool
+
+
 def _crossings(matched: list[Word | None]) -> int:
     """Pairs of remnants whose correlates come in the opposite order."""
     ids = [c.id for c in matched if c is not None]
@@ -282,17 +296,18 @@ class Gapping:
             head = tree.sentence.words[head.head - 1]
         return head
 
-    def alignments(self, sentence: Sentence) -> list[tuple[Word, list[Word], list[Word | None]]]:
-        """For each gapped clause of the basic tree: its promoted remnant, its remnants and their correlates.
+    def alignments(self, sentence: Sentence) -> list[Alignment]:
+        """For each gapped clause of the basic tree, the remnants and the correlates :meth:`apply` would use.
 
-        The correlates are the ones :meth:`apply` would label the remnants by (None where a
-        remnant has none); nothing is written.
+        Nothing is written.
         """
         tree = BasicTree(sentence)
         out = []
         for p, orphans in self._groups(sentence.words).items():
-            remnants = sorted([sentence.words[p - 1]] + orphans, key=lambda w: w.id)
-            out.append((sentence.words[p - 1], remnants, self._resolve(tree, sentence.words[p - 1], remnants)[3]))
+            promoted = sentence.words[p - 1]
+            remnants = sorted([promoted] + orphans, key=lambda w: w.id)
+            _, _, _, correlates, lifted = self._resolve(tree, promoted, remnants)
+            out.append(Alignment(promoted, remnants, correlates, lifted))
         return out
 
     def _resolve(

@@ -35,8 +35,8 @@ GAPPING dev (``python eval/orphan_checks.py``).
 
 from __future__ import annotations
 
-from eud.enhance.gapping import Gapping
-from eud.graph import Sentence, Word
+from eud.enhance.gapping import Alignment, Gapping
+from eud.graph import Sentence
 
 PREDICATE_MARKERS = frozenset({"nsubj", "csubj", "cop", "aux", "expl"})
 ARGUMENTS = frozenset({"nsubj", "obj", "iobj", "obl"})
@@ -92,11 +92,13 @@ def demote_orphans(sentence: Sentence, fallback: list[str]) -> int:
     return changed
 
 
-def lacks_correlates(promoted: Word, remnants: list[Word], correlates: list[Word | None]) -> bool:
+def lacks_correlates(clause: Alignment) -> bool:
     """Whether a gapped clause's remnants contrast with too little of the full clause to be gapping."""
-    unmatched = sum(c is None for c in correlates)
-    promoted_alone = correlates[remnants.index(promoted)] is None and len(remnants) == 2
-    return unmatched >= 2 or promoted_alone
+    unmatched = sum(c is None for c in clause.correlates)
+    promoted_alone = clause.correlates[clause.remnants.index(clause.promoted)] is None and len(clause.remnants) == 2
+    # A conjunct of a nominal argument is a gapped clause only if the other remnants contrast
+    # with the verb's other dependents; else it is a coordinated noun phrase (*put rocks and bugs in these*).
+    return unmatched >= 2 or promoted_alone or (clause.lifted and unmatched > 0)
 
 
 def demote_without_correlates(sentence: Sentence, fallback: list[str], gapping: Gapping) -> int:
@@ -108,13 +110,12 @@ def demote_without_correlates(sentence: Sentence, fallback: list[str], gapping: 
     """
     changed = 0
     for _ in range(len(sentence.words)):
-        failing = [(p, remnants) for p, remnants, correlates in gapping.alignments(sentence)
-                   if lacks_correlates(p, remnants, correlates)]
+        failing = [clause for clause in gapping.alignments(sentence) if lacks_correlates(clause)]
         if not failing:
             break
-        for p, remnants in failing:
-            for r in remnants:
-                if r is not p and r.deprel == "orphan":
+        for clause in failing:
+            for r in clause.remnants:
+                if r is not clause.promoted and r.deprel == "orphan":
                     r.deprel = fallback[r.id - 1]
                     changed += 1
     return changed
