@@ -207,6 +207,7 @@ def language_style(code: str | None) -> Style:
         return Style()
     return profile_style(profile)
 
+
 class Alignment(NamedTuple):
     """One gapped clause as the rule reads it: ``correlates[i]`` is ``remnants[i]``'s (None: it has none).
 

@@ -106,7 +106,7 @@ def store_package_weights(folder: str | Path, storage: str) -> None:
     """Rewrite a finished package's weights in another storage (``int8`` to ship it smaller).
 
     The weights are read back to fp32 first, so converting an fp16 package to int8 quantizes
-    the fp16 values; config.json records the new storage.  Both files are replaced atomically.
+    the fp16 values; config.json records the new storage.  Each file is replaced atomically.
     """
     from safetensors.torch import load_file, save_file
 
