@@ -10,7 +10,7 @@ import pytest
 from conftest import FIXTURES, REPO
 
 import eud
-from eud.models import ModelNotFound, find_model, shipped_models
+from eud.models import ModelNotFound, find_model, resolve_model, shipped_models
 
 TEXT = "The cat sat on the mat. It was happy, and so was the dog.\n\nA new paragraph starts here.\n"
 
@@ -40,6 +40,19 @@ def test_find_model_by_folder_treebank_and_language(tmp_path, monkeypatch):
     assert find_model("cs_pdt") == tmp_path / "cs_a"
     with pytest.raises(ModelNotFound):
         find_model("en")
+
+
+def test_shipped_models_serve_each_iwpt_language_with_the_winner_of_the_comparison(monkeypatch):
+    monkeypatch.delenv("EUD_MODELS", raising=False)
+    models = REPO / "models"
+    # One-language models where they beat the multilingual one on the tuning slices (eval/RESULTS.md).
+    assert resolve_model("lt") == (models / "lt_alksnis", "lt")
+    assert resolve_model("fi_tdt") == (models / "fi_tdt", "fi")
+    assert resolve_model("ta") == (models / "ta_ttb", "ta")
+    # The multilingual model for the rest, parsing the language asked for.
+    assert resolve_model("cs_cac") == (models / "multi_charlstm", "cs_cac")
+    assert resolve_model("bg") == (models / "multi_charlstm", "bg")
+    assert resolve_model("ru")[0] == models / "ru_agrr"
 
 
 def test_evaluate_is_callable_and_keeps_its_names():
