@@ -302,9 +302,12 @@ class Gapping:
 
         Nothing is written.
         """
+        groups = self._groups(sentence.words)
+        if not groups:
+            return []  # most sentences: no tree to build
         tree = BasicTree(sentence)
         out = []
-        for p, orphans in self._groups(sentence.words).items():
+        for p, orphans in groups.items():
             promoted = sentence.words[p - 1]
             remnants = sorted([promoted] + orphans, key=lambda w: w.id)
             _, _, _, correlates, lifted = self._resolve(tree, promoted, remnants)

@@ -17,12 +17,15 @@ tokenizer are copied into ``encoder/`` so the package stands alone.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 import torch
 
+from eud.atomic import temporary_name, write_text_atomically
 from eud.nn.encoders import named_transformer
 from eud.nn.model import Parser
 from eud.nn.vocab import Vocab, vocabs_from_json, vocabs_to_json
@@ -116,13 +119,16 @@ def store_package_weights(folder: str | Path, storage: str) -> None:
     config.pop("fp16_weights", None)
     config["weights"] = storage
     weights_storage(config)
-    state = decode_weights(load_file(str(folder / "model.safetensors")))
-    tmp = folder / "model.safetensors.tmp"
-    save_file(encode_weights(state, storage), str(tmp), metadata={"format": FORMAT})
-    tmp.replace(folder / "model.safetensors")
-    tmp_config = folder / "config.json.tmp"
-    tmp_config.write_text(json.dumps(config, indent=2, ensure_ascii=False) + "\n")
-    tmp_config.replace(folder / "config.json")
+    weights = folder / "model.safetensors"
+    state = decode_weights(load_file(str(weights)))
+    tmp = temporary_name(weights)
+    try:
+        save_file(encode_weights(state, storage), tmp, metadata={"format": FORMAT})
+        os.replace(tmp, weights)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+    write_text_atomically(folder / "config.json", json.dumps(config, indent=2, ensure_ascii=False) + "\n")
 
 
 def load_config(folder: Path) -> dict[str, Any]:
