@@ -52,6 +52,19 @@ def test_tuning_slice_is_every_kth_sentence_of_each_file():
     assert all("-1" not in s.comments[0] for s in train)
 
 
+def test_a_files_own_tune_every_overrides_the_configs():
+    from eud.nn.data import file_entries, read_split
+
+    entries = file_entries([str(TINY / "en_tiny-ud-train.conllu"),
+                            {"path": str(TINY / "fr_tiny-ud-train.conllu"), "tune_every": 2}], REPO, "train")
+    _, langs, tune = read_split(entries, 0)
+    assert list(tune) == ["fr"]  # en trains whole; every second fr sentence is held apart
+    assert [s.comments[0] for s in tune["fr"]] == ["# sent_id = fr-1", "# sent_id = fr-3"]
+    assert langs == ["en"] * 4 + ["fr"] * 2
+    with pytest.raises(ValueError, match="tune_every must be a whole number"):
+        file_entries([{"path": "x.conllu", "tune_every": -1}], REPO, "train")
+
+
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory):
     """A two-language model trained for a few steps on the hand-written sentences."""

@@ -16,6 +16,9 @@ A config's ``train`` (and ``extra_dev``) is a path or a list whose items are pat
   ``cs_cac-ud-dev.conllu`` → ``cs``); a multilingual model (``encoder.lang_dim`` > 0) embeds it.
 - ``augment``: keep only synthetic copies made by :mod:`eud.gapping_augment`
   (``"gapping"``: same-lemma verbs; ``"gapping-any-verb"``: any two coordinated verbs).
+- ``tune_every``: this file's share of the tuning slice, overriding the config's ``tune_every``
+  (``0``: train on all of it; ``2``: hold every second sentence apart), so that a slice can come
+  from one file (an in-domain dev split) while the others train whole.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from eud.gapping_augment import augment
 from eud.graph import Sentence
 
 AUGMENTS = {"gapping": True, "gapping-any-verb": False}  # name → same_lemma
-KEYS = ("path", "repeat", "enhanced", "augment", "lang")
+KEYS = ("path", "repeat", "enhanced", "augment", "lang", "tune_every")
 
 
 def file_entries(value: Any, base: Path, key: str) -> list[dict[str, Any]]:
@@ -47,10 +50,14 @@ def file_entries(value: Any, base: Path, key: str) -> list[dict[str, Any]]:
         repeat = entry.get("repeat", 1)
         if not isinstance(repeat, int) or repeat < 1:
             raise ValueError(f"{key}: repeat must be a whole number >= 1, not {repeat!r}")
+        tune_every = entry.get("tune_every")
+        if tune_every is not None and (not isinstance(tune_every, int) or tune_every < 0):
+            raise ValueError(f"{key}: tune_every must be a whole number >= 0, not {tune_every!r}")
         p = Path(entry["path"])
         out.append({"path": str(p if p.is_absolute() else base / p), "repeat": repeat,
                     "enhanced": bool(entry.get("enhanced", True)), "augment": entry.get("augment"),
-                    "lang": str(entry.get("lang") or language_of(p.name))})
+                    "lang": str(entry.get("lang") or language_of(p.name))}
+                   | ({"tune_every": tune_every} if tune_every is not None else {}))
     return out
 
 
@@ -104,6 +111,8 @@ def describe(entry: dict[str, Any]) -> str:
         opts.append("DEPS dropped")
     if entry.get("augment"):
         opts.append(f"synthetic {entry['augment']}")
+    if entry.get("tune_every"):
+        opts.append(f"every {entry['tune_every']}th sentence held apart for tuning")
     return Path(entry["path"]).name + (f" ({', '.join(opts)})" if opts else "")
 
 
@@ -111,16 +120,18 @@ def read_split(entries: list[dict[str, Any]], tune_every: int) -> tuple[list[Sen
     """Training sentences with their language codes, and the held-apart tuning slice per language.
 
     With ``tune_every`` = k > 0, every k-th sentence of each file (index % k == 0, counted before
-    ``repeat``) is held apart for tuning and never trained on; 0 holds nothing apart.
+    ``repeat``) is held apart for tuning and never trained on; 0 holds nothing apart.  A file's
+    own ``tune_every`` overrides k for that file.
     """
     train: list[Sentence] = []
     langs: list[str] = []
     tune: dict[str, list[Sentence]] = {}
     for entry in entries:
         sentences = read_entry(entry)
-        if tune_every:
-            tune.setdefault(entry["lang"], []).extend(sentences[::tune_every])
-            sentences = [s for i, s in enumerate(sentences) if i % tune_every]
+        every = entry.get("tune_every", tune_every)
+        if every:
+            tune.setdefault(entry["lang"], []).extend(sentences[::every])
+            sentences = [s for i, s in enumerate(sentences) if i % every]
         copies = sentences * int(entry.get("repeat", 1))
         train.extend(copies)
         langs.extend([entry["lang"]] * len(copies))

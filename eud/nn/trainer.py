@@ -102,7 +102,23 @@ def _optimizer(model: Parser, cfg: dict[str, Any]) -> torch.optim.Optimizer:
     groups = [{"params": rest, "lr": cfg["lr"]}]
     if enc_params:
         groups.append({"params": enc_params, "lr": cfg["encoder_lr"]})
-    return torch.optim.AdamW(groups, betas=(0.9, 0.98), weight_decay=cfg["weight_decay"])
+    beta1, beta2 = (float(b) for b in cfg.get("adam_betas", (0.9, 0.98)))
+    return torch.optim.AdamW(groups, betas=(beta1, beta2), weight_decay=cfg["weight_decay"])
+
+
+def has_tuning_slice(cfg: dict[str, Any]) -> bool:
+    """Whether the run holds a slice of its training files apart (config-wide or per file)."""
+    return bool(cfg.get("tune_every")) or any(e.get("tune_every") for e in cfg.get("train_files", []))
+
+
+def _slice_text(cfg: dict[str, Any]) -> str:
+    """How the tuning slice was taken, for the card."""
+    k = int(cfg.get("tune_every", 0))
+    if k and not any("tune_every" in e for e in cfg["train_files"]):
+        return f"Every {k}th sentence (index % {k} == 0, counted per file before repeats) of each training file above"
+    parts = [f"every {e.get('tune_every', k)}th sentence of {Path(e['path']).name}"
+             for e in cfg["train_files"] if e.get("tune_every", k)]
+    return "The tuning slice (" + "; ".join(parts) + ", index % k == 0, counted before repeats)"
 
 
 def train_parser(config: dict[str, Any], config_path: Path, *, fresh: bool = False,
@@ -142,8 +158,7 @@ def train_parser(config: dict[str, Any], config_path: Path, *, fresh: bool = Fal
         log.info("reading %s", describe(entry))
     train, train_langs, tune = read_split(train_entries, int(cfg.get("tune_every", 0)))
     if tune:
-        log.info("tuning slice (every %dth sentence of each file): %s", int(cfg["tune_every"]),
-                 ", ".join(f"{lang} {sum(len(s.words) for s in ss)} words" for lang, ss in sorted(tune.items())))
+        log.info("tuning slice: %s", ", ".join(f"{lang} {sum(len(s.words) for s in ss)} words" for lang, ss in sorted(tune.items())))
     dev_path = cfg.get("dev")
     has_enhanced = any(bool(s.enhanced) for s in train[:200])
     vocab_file = work / "vocab.json"
@@ -315,7 +330,7 @@ def finish_multilingual(cfg: dict[str, Any], output: Path, state: dict[str, Any]
     """A multilingual package: score each language's whole tuning slice, list the languages, write the card."""
     model, vocabs, pcfg = load_package(output)
     torch.set_num_threads(int(cfg["threads"]))
-    train, langs, tune = read_split(cfg["train_files"], int(cfg["tune_every"]))
+    train, langs, tune = read_split(cfg["train_files"], int(cfg.get("tune_every", 0)))
     # Lemma lexicons from the training sentences only (the tuning slice stays unseen), one per language.
     (output / LEXICON).unlink(missing_ok=True)
     # A package with a language table keeps a lexicon per language; a one-language package one lexicon.
@@ -344,8 +359,8 @@ def finish_multilingual(cfg: dict[str, Any], output: Path, state: dict[str, Any]
     lexicons = "per-language lexicons" if multilingual else "a lexicon"
     note = [
         "## Tuning slice and data use", "",
-        (f"Every {cfg['tune_every']}th sentence (index % {cfg['tune_every']} == 0, counted per file before repeats) "
-         "of each training file above was held apart and never trained on; the epoch with the best macro "
+        (f"{_slice_text(cfg)} "
+         "was held apart and never trained on; the epoch with the best macro "
          "score over languages on that slice (ELAS, or LAS where a language has no enhanced gold) was kept, "
          "and the 'tune' rows above score the slice (its first tune_max_sentences sentences per language "
          f"when set: {cfg.get('tune_max_sentences') or 'all'}).  The IWPT dev splits ARE training data here "
@@ -360,7 +375,7 @@ def finish_multilingual(cfg: dict[str, Any], output: Path, state: dict[str, Any]
 
 def finish_package(cfg: dict[str, Any], output: Path, state: dict[str, Any], argv: list[str] | None) -> None:
     """Pick the graph mode on dev, score dev and test, write the card."""
-    if cfg.get("tune_every") and not cfg.get("dev"):
+    if has_tuning_slice(cfg) and not cfg.get("dev"):
         finish_multilingual(cfg, output, state, argv)
         return
     model, vocabs, pcfg = load_package(output)
