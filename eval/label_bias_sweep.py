@@ -16,6 +16,10 @@ Only dev files are read, so the bias is chosen without the test sets.  With
     python eval/label_bias_sweep.py --model work/en_gapping/model --bias 0 -1 -2 -3
     python eval/label_bias_sweep.py --model work/en_gapping/model --bias 0 1 2 --orphan-check on
     python eval/label_bias_sweep.py --model work/en_gapping/model --bias 1 --orphan-check on --write
+    python eval/label_bias_sweep.py --model models/en_ewt --bias 2 --margins lifted=1.2 uncorrelated=1.5
+
+``--margins`` sets the package's ``orphan_margins`` (see :mod:`eud.nn.orphans`);
+``--margins off`` turns them off.
 """
 
 from __future__ import annotations
@@ -42,6 +46,8 @@ def sweep(args: argparse.Namespace) -> list[dict[str, float]]:
     pipe = Pipeline.load(args.model, threads=args.threads)
     if args.orphan_check is not None:
         pipe.predictor.orphan_check = args.orphan_check == "on"
+    if args.margins is not None:
+        pipe.predictor.orphan_margins = args.margins
     gap_gold = list(read_conllu(args.gapping_data / "gapping-enhanced.dev.conllu.xz"))
     gap_input = strip_deps(args.gapping_data / "gapping-orphan-basic.dev.conllu.xz")
     ud_gold = list(read_conllu(args.tune))
@@ -67,6 +73,21 @@ def _row(r: dict[str, float]) -> str:
             f"| {r['false_alarms']} | {r['LAS']:.2f} | {r['ELAS']:.2f} |")
 
 
+def _margins(ap: argparse.ArgumentParser, items: list[str]) -> dict[str, float]:
+    if items == ["off"]:
+        return {}
+    out = {}
+    for item in items:
+        name, _, value = item.partition("=")
+        try:
+            out[name] = float(value)
+        except ValueError:
+            ap.error(f"--margins: expected NAME=NUMBER or 'off', not {item!r}")
+        if name not in ("lifted", "uncorrelated"):
+            ap.error(f"--margins: unknown name {name!r} (known: lifted, uncorrelated)")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", required=True, help="a parser package folder")
@@ -79,7 +100,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="keep orphan only under a predicate antecedent (eud.nn.orphans); default: the package's")
     ap.add_argument("--write", action="store_true",
                     help="store the (single) bias, and --orphan-check if given, in the package's config.json")
+    ap.add_argument("--margins", nargs="+", metavar="NAME=VALUE",
+                    help="orphan_margins (lifted=, uncorrelated=) or 'off'; default: the package's")
     args = ap.parse_args(argv)
+    if args.margins is not None:
+        args.margins = _margins(ap, args.margins)
     if args.write and len(args.bias) != 1:
         ap.error("--write takes exactly one --bias")
     print(f"model {args.model}; GAPPING dev from gold tokens; false alarms, LAS, ELAS on {args.tune.name}")
@@ -92,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
         config["label_bias"] = {"orphan": args.bias[0]} if args.bias[0] else {}
         if args.orphan_check is not None:
             config["orphan_check"] = args.orphan_check == "on"
+        if args.margins is not None:
+            config["orphan_margins"] = args.margins
         path.write_text(json.dumps(config, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"wrote label_bias {config['label_bias']}, orphan_check {config.get('orphan_check', False)} to {path}")
     return 0

@@ -74,3 +74,46 @@ def test_a_conjunct_of_an_argument_needs_correlates_for_every_other_remnant():
     changed, deprels = _without_correlates("conjunct-of-an-argument")
     assert _demoted("conjunct-of-an-argument")[6] == "orphan"  # the antecedent check lets it through
     assert changed == 1 and deprels[6] == "nmod"
+
+
+def _checked(sent_id: str, margins: list[float] | None = None, minimum: dict[str, float] | None = None):
+    sentence = _sentence(sent_id)
+    fallback = ["advmod" if w.upos == "ADV" else "nmod" if w.deprel == "orphan" else w.deprel for w in sentence.words]
+    changed = demote_without_correlates(sentence, fallback, Gapping(language="en"), margins, minimum)
+    return changed, [w.deprel for w in sentence.words]
+
+
+def test_an_orphan_in_brackets_the_promoted_remnant_is_not_in_is_an_aside():
+    # *[12]* cites; *3 %* alone contrasts with *5 %*, and a one-remnant clause is no gapping.
+    changed, deprels = _checked("aside-citation")
+    assert changed == 1 and deprels[10] == "nmod"
+
+
+def test_a_gapped_clause_inside_brackets_keeps_its_orphan():
+    assert _checked("gap-in-brackets") == (0, ["nsubj", "root", "obj", "punct", "cc", "conj", "orphan", "punct",
+                                               "punct"])
+
+
+def test_a_lone_adverb_before_the_promoted_remnant_modifies_it():
+    changed, deprels = _checked("modifier-alone")
+    assert changed == 1 and deprels[6] == "advmod"
+
+
+def test_an_adverb_beside_other_remnants_stays_an_orphan():
+    # *and then Lee pears*: *then* modifies the elided verb; *pears* contrasts with *apples*.
+    assert _checked("modifier-with-remnants")[1][5:8] == ["orphan", "conj", "orphan"]
+
+
+def test_an_uncorrelated_orphan_needs_the_parsers_confidence_when_margins_are_set():
+    sure, unsure = [0.0] * 6 + [2.0, 0.0], [0.0] * 6 + [1.0, 0.0]
+    assert _checked("uncorrelated-orphan")[1][6] == "orphan"  # no margins: the correlate rules alone
+    assert _checked("uncorrelated-orphan", sure, {"uncorrelated": 1.5})[1][6] == "orphan"
+    changed, deprels = _checked("uncorrelated-orphan", unsure, {"uncorrelated": 1.5})
+    assert changed == 1 and deprels[6] == "advmod"
+    assert _checked("uncorrelated-orphan", unsure, {"lifted": 1.5})[1][6] == "orphan"  # not lifted
+
+
+def test_a_promoted_remnant_repeating_the_antecedent_is_coordination():
+    # *island* would contrast with *town*, but *name* and *name* are one predicate said twice.
+    changed, deprels = _checked("repeated-predicate")
+    assert changed == 1 and deprels[12] == "nmod"

@@ -213,12 +213,14 @@ class Alignment(NamedTuple):
 
     ``lifted``: the promoted remnant hangs on a nominal argument, and the elided predicate is
     that argument's verb (:meth:`Gapping._lift`); the argument is the promoted remnant's correlate.
+    ``antecedent``: the predicate of the full clause that the empty node copies (None: not found).
     """
 
     promoted: Word
     remnants: list[Word]
     correlates: list[Word | None]
     lifted: bool
+    antecedent: Word | None = None
 
 
 def _crossings(matched: list[Word | None]) -> int:
@@ -310,8 +312,8 @@ class Gapping:
         for p, orphans in groups.items():
             promoted = sentence.words[p - 1]
             remnants = sorted([promoted] + orphans, key=lambda w: w.id)
-            _, _, _, correlates, lifted = self._resolve(tree, promoted, remnants)
-            out.append(Alignment(promoted, remnants, correlates, lifted))
+            antecedent, _, _, correlates, lifted = self._resolve(tree, promoted, remnants)
+            out.append(Alignment(promoted, remnants, correlates, lifted, antecedent))
         return out
 
     def _resolve(

@@ -30,20 +30,43 @@ banners, billboards and lots more*; *clean, but just a little dumpy*).  A
 gapped clause is undone when two or more of its remnants have no correlate,
 when it has two remnants and the promoted one has none, or when its promoted
 remnant is a conjunct of a nominal argument (*Kids put rocks and bugs in
-these*) and another remnant has none.  On gold orphan trees this undoes 15
+these*) and another remnant has none; and when the promoted remnant repeats
+the antecedent's lemma (*the name of a town, and the name of an island*),
+which coordinates a word with itself rather than eliding it.  On gold orphan trees this undoes 15
 of 184 gapped clauses of GAPPING train, 4 of 87 of GAPPING dev and 23 of 67
 of GUM train (``python eval/orphan_checks.py``).
+
+Two kinds of orphan are no remnant at all, and :func:`stray_orphans` hands them
+back to the parser's other choice before the clause is judged: an orphan
+inside brackets that do not hold the promoted remnant (a citation or an aside:
+*may even be the norm [16]*), and, in a clause with no other orphan, an adverb
+or particle that contrasts with nothing and comes before the promoted remnant
+(it modifies that remnant: *but for only a limited period*).
+
+Last, where a package sets ``orphan_margins``, a clause the parser is unsure
+of is undone.  The margin of an orphan is its ``orphan`` score minus the best
+score of another relation (after the package's bias): a lifted clause needs
+one orphan above ``lifted`` (*his wife Manju Sam, 36, from Sydney*), and a
+two-remnant clause whose orphan has no correlate needs it above
+``uncorrelated`` (*the name of the largest town ..., and the name of a
+different island*).  Both thresholds depend on a model's calibration, so they
+are package settings, tuned on dev files (``eval/label_bias_sweep.py``).
 """
 
 from __future__ import annotations
 
+import math
+
 from eud.enhance.gapping import Alignment, Gapping
-from eud.graph import Sentence
+from eud.graph import Sentence, Word
 
 PREDICATE_MARKERS = frozenset({"nsubj", "csubj", "cop", "aux", "expl"})
 ARGUMENTS = frozenset({"nsubj", "obj", "iobj", "obl"})
 # How a promoted remnant joins the full clause (GAPPING train: 198 of 208 conj, 9 parataxis).
 REMNANT_RELATIONS = frozenset({"conj", "parataxis"})
+BRACKETS = {"(": ")", "[": "]", "{": "}"}
+# Orphans that modify the promoted remnant when they come before it without a correlate.
+MODIFIER_UPOS = frozenset({"ADV", "PART"})
 
 
 def is_predicate(sentence: Sentence, word_id: int, children: dict[int, list[int]]) -> bool:
@@ -100,19 +123,88 @@ def lacks_correlates(clause: Alignment) -> bool:
     promoted_alone = clause.correlates[clause.remnants.index(clause.promoted)] is None and len(clause.remnants) == 2
     # A conjunct of a nominal argument is a gapped clause only if the other remnants contrast
     # with the verb's other dependents; else it is a coordinated noun phrase (*put rocks and bugs in these*).
-    return unmatched >= 2 or promoted_alone or (clause.lifted and unmatched > 0)
+    # A promoted remnant that repeats the antecedent coordinates with it; nothing was elided
+    # (*the Japanese gardens and the rose gardens in Forest Park*).
+    repeated = clause.antecedent is not None and _lemma(clause.antecedent) == _lemma(clause.promoted)
+    return unmatched >= 2 or promoted_alone or (clause.lifted and unmatched > 0) or repeated
 
 
-def demote_without_correlates(sentence: Sentence, fallback: list[str], gapping: Gapping) -> int:
-    """Relabel the orphans of gapped clauses whose remnants lack correlates; returns how many changed.
+def _lemma(word: Word) -> str:
+    """The lemma, or the form where a file has no lemmas, in lower case."""
+    return (word.lemma if word.lemma not in ("", "_") else word.form).lower()
 
+
+def bracket_nesting(sentence: Sentence) -> list[tuple[int, ...]]:
+    """Per word, the ids of the opening brackets around it, outermost first (unclosed ones reach the end)."""
+    out: list[tuple[int, ...]] = []
+    stack: list[tuple[int, str]] = []
+    for w in sentence.words:
+        if stack and w.form == stack[-1][1]:
+            stack.pop()
+        out.append(tuple(i for i, _ in stack))
+        if w.form in BRACKETS:
+            stack.append((w.id, BRACKETS[w.form]))
+    return out
+
+
+def stray_orphans(clause: Alignment, nesting: list[tuple[int, ...]]) -> list[Word]:
+    """The clause's orphans that are no remnants: bracketed asides, and modifiers of the promoted remnant.
+
+    An aside sits inside brackets that do not hold the promoted remnant.  A modifier is an
+    adverb or particle without a correlate before the promoted remnant; it is stray only when
+    the clause has no other orphan (*but for only a limited period*), since a clause with
+    more remnants is gapping with a clause-level adverb (*and then Mary a pear*).
+    """
+    promoted = clause.promoted
+    around = nesting[promoted.id - 1]
+    asides, modifiers, others = [], [], 0
+    for r, correlate in zip(clause.remnants, clause.correlates):
+        if r is promoted or r.deprel != "orphan":
+            continue
+        inside = nesting[r.id - 1]
+        if around[:len(inside)] != inside:  # inside brackets that the promoted remnant is not in
+            asides.append(r)
+        elif correlate is None and r.upos in MODIFIER_UPOS and r.id < promoted.id:
+            modifiers.append(r)
+        else:
+            others += 1
+    return asides + (modifiers if not others else [])
+
+
+def unsure(clause: Alignment, margins: list[float], minimum: dict[str, float]) -> bool:
+    """Whether the parser is too unsure of a lifted clause, or of a two-remnant clause whose orphan has no correlate."""
+    orphans = [(r, c) for r, c in zip(clause.remnants, clause.correlates)
+               if r is not clause.promoted and r.deprel == "orphan"]
+    if not orphans:
+        return False
+    surest = max(margins[r.id - 1] for r, _ in orphans)
+    if clause.lifted and surest < minimum.get("lifted", -math.inf):
+        return True
+    return len(clause.remnants) == 2 and orphans[0][1] is None and surest < minimum.get("uncorrelated", -math.inf)
+
+
+def demote_without_correlates(sentence: Sentence, fallback: list[str], gapping: Gapping,
+                              margins: list[float] | None = None, minimum: dict[str, float] | None = None) -> int:
+    """Relabel stray orphans, then the orphans of gapped clauses that fail; returns how many changed.
+
+    A clause fails when its remnants lack correlates, or (with ``margins``, per word, and
+    ``minimum``, a package's ``orphan_margins``) when the parser is unsure of it.
     ``gapping`` finds the correlates as it would to build the empty node.  Undoing one
     clause can change another's (an inner clause hangs on an outer one), so this repeats
     until every remaining clause passes.
     """
     changed = 0
+    nesting = bracket_nesting(sentence)
     for _ in range(len(sentence.words)):
-        failing = [clause for clause in gapping.alignments(sentence) if lacks_correlates(clause)]
+        clauses = gapping.alignments(sentence)
+        strays = [r for clause in clauses for r in stray_orphans(clause, nesting)]
+        for r in strays:
+            r.deprel = fallback[r.id - 1]
+        changed += len(strays)
+        if strays:
+            continue
+        failing = [clause for clause in clauses if lacks_correlates(clause)
+                   or (margins is not None and minimum and unsure(clause, margins, minimum))]
         if not failing:
             break
         for clause in failing:

@@ -53,6 +53,8 @@ class Decoded:
     edges: list[Edge]  # the graph scorer's edges, delexicalised labels
     # Per word, the best relation other than ``orphan`` (where the tree has no room for an elided predicate).
     fallback: list[str] = field(default_factory=list)
+    # Per word, the ``orphan`` score minus the fallback's (after the bias): how sure the parser is of an orphan.
+    margins: list[float] = field(default_factory=list)
 
 
 def _label_choices(scores: np.ndarray, root_ix: int | None, is_root: np.ndarray) -> np.ndarray:
@@ -93,10 +95,13 @@ def decode(model: Parser, scores: dict[str, torch.Tensor], batch: Batch, vocabs:
     deprel_ix = _label_choices(label_scores, dv.index.get("root"),
                                t_index[:, 2].numpy() == 0)
     deprels = [dv.items[k] for k in deprel_ix]
-    others = deprels
+    others, margins = deprels, np.zeros(len(deprels))
     if fallback and "orphan" in dv.index:
+        orphan = label_scores[:, dv.index["orphan"]].copy()
         label_scores[:, dv.index["orphan"]] = -np.inf
-        others = [dv.items[k] for k in _label_choices(label_scores, dv.index.get("root"), t_index[:, 2].numpy() == 0)]
+        other_ix = _label_choices(label_scores, dv.index.get("root"), t_index[:, 2].numpy() == 0)
+        others = [dv.items[k] for k in other_ix]
+        margins = orphan - label_scores[np.arange(len(other_ix)), other_ix]
     probs = torch.sigmoid(scores["enh"]).numpy() if "enh" in scores else None
     edges: list[list[Edge]] = [[] for _ in lengths]
     if probs is not None:
@@ -119,7 +124,8 @@ def decode(model: Parser, scores: dict[str, torch.Tensor], batch: Batch, vocabs:
         tags = {t: [vocabs[t].items[i] for i in tag_ix[t][b, :n]] for t in TAGS}
         edge_probs = probs[b, :n, : n + 1] if probs is not None else None
         out.append(Decoded(tags, all_heads[b], deprels[start:start + n], edge_probs, edges[b],
-                           others[start:start + n] if fallback else []))
+                           others[start:start + n] if fallback else [],
+                           margins[start:start + n].tolist() if fallback else []))
         start += n
     return out
 
@@ -167,6 +173,8 @@ class Predictor:
         self.set_label_bias(config.get("label_bias") or {})
         # orphan_check: an orphan needs a predicate antecedent (eud.nn.orphans); off unless the package says so.
         self.orphan_check = bool(config.get("orphan_check", False))
+        # orphan_margins: how sure of some gapped clauses the parser must be (eud.nn.orphans.unsure).
+        self.orphan_margins: dict[str, float] = dict(config.get("orphan_margins") or {})
         if precision is not None:
             model.precision = resolve_precision(precision)
 
@@ -210,7 +218,7 @@ class Predictor:
             w.head, w.deprel = d.heads[i], d.deprels[i]
         if self.orphan_check and d.fallback:
             demote_orphans(sentence, d.fallback)
-            demote_without_correlates(sentence, d.fallback, self.gapping)
+            demote_without_correlates(sentence, d.fallback, self.gapping, d.margins, self.orphan_margins)
         sentence.empty_nodes = []
         # A network trained without a graph scorer (``graph = false``) has only the rules.
         mode = self.graph_mode if self.model.graph is not None else "rules"
