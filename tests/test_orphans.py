@@ -117,3 +117,9 @@ def test_a_promoted_remnant_repeating_the_antecedent_is_coordination():
     # *island* would contrast with *town*, but *name* and *name* are one predicate said twice.
     changed, deprels = _checked("repeated-predicate")
     assert changed == 1 and deprels[12] == "nmod"
+
+
+def test_a_relative_pronoun_is_no_correlate():
+    # *Lee* would contrast with *who*, which only stands for *a man*: Lee and the man are coordinated.
+    changed, deprels = _checked("relative-pronoun-correlate")
+    assert changed == 1 and deprels[10] == "nmod"
