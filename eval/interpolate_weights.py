@@ -26,6 +26,8 @@ def main(argv: list[str] | None = None) -> int:
     """Write the interpolated package."""
     from safetensors.torch import load_file, save_file
 
+    from eud.nn.package import decode_weights, encode_weights, load_config, weights_storage
+
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("a", type=Path, help="package the fine-tuning started from")
     ap.add_argument("b", type=Path, help="fine-tuned package")
@@ -36,7 +38,9 @@ def main(argv: list[str] | None = None) -> int:
     if not 0.0 <= args.t <= 1.0:
         print("error: t must lie in 0..1", file=sys.stderr)
         return 2
-    wa, wb = load_file(str(args.a / "model.safetensors")), load_file(str(args.b / "model.safetensors"))
+    # Either package may store int8 or fp16 weights: mix in fp32, write in b's storage.
+    wa = decode_weights(load_file(str(args.a / "model.safetensors")))
+    wb = decode_weights(load_file(str(args.b / "model.safetensors")))
     if wa.keys() != wb.keys() or any(wa[k].shape != wb[k].shape for k in wa):
         print(f"error: {args.a} and {args.b} hold different networks", file=sys.stderr)
         return 1
@@ -46,11 +50,12 @@ def main(argv: list[str] | None = None) -> int:
         if any(k.startswith(prefix) for prefix in args.from_a):
             mixed[k] = va
         else:
-            mixed[k] = ((1 - args.t) * va.float() + args.t * vb.float()).to(vb.dtype) if vb.is_floating_point() else vb
+            mixed[k] = (1 - args.t) * va + args.t * vb if vb.is_floating_point() else vb
     if args.out.exists() and args.out.resolve() != args.b.resolve():
         shutil.rmtree(args.out)
     shutil.copytree(args.b, args.out, ignore=shutil.ignore_patterns("model.safetensors", "MODEL.md"))
-    save_file(mixed, str(args.out / "model.safetensors"), metadata={"format": "eud-parser/1"})
+    stored = encode_weights(mixed, weights_storage(load_config(args.b)))
+    save_file(stored, str(args.out / "model.safetensors"), metadata={"format": "eud-parser/1"})
     for name in ("lexicon.json", "segmenter"):
         if (args.a / name).exists() and not (args.out / name).exists():
             copy = shutil.copytree if (args.a / name).is_dir() else shutil.copy2
