@@ -112,7 +112,7 @@ def describe(entry: dict[str, Any]) -> str:
     if entry.get("augment"):
         opts.append(f"synthetic {entry['augment']}")
     if entry.get("tune_every"):
-        opts.append(f"every {entry['tune_every']}th sentence held apart for tuning")
+        opts.append(f"one sentence in {entry['tune_every']} held apart for tuning")
     return Path(entry["path"]).name + (f" ({', '.join(opts)})" if opts else "")
 
 

@@ -116,7 +116,7 @@ def _slice_text(cfg: dict[str, Any]) -> str:
     k = int(cfg.get("tune_every", 0))
     if k and not any("tune_every" in e for e in cfg["train_files"]):
         return f"Every {k}th sentence (index % {k} == 0, counted per file before repeats) of each training file above"
-    parts = [f"every {e.get('tune_every', k)}th sentence of {Path(e['path']).name}"
+    parts = [f"one sentence in {e.get('tune_every', k)} of {Path(e['path']).name}"
              for e in cfg["train_files"] if e.get("tune_every", k)]
     return "The tuning slice (" + "; ".join(parts) + ", index % k == 0, counted before repeats)"
 
