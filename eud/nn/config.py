@@ -16,7 +16,7 @@ log = logging.getLogger("eud.train")
 
 DEFAULTS: dict[str, Any] = {
     "task": "parser", "seed": 1, "threads": 2, "max_epochs": 10, "patience": 3, "batch_words": 1000,
-    "lr": 2e-3, "encoder_lr": 5e-5, "warmup_steps": 300, "weight_decay": 0.0, "clip": 5.0,
+    "lr": 2e-3, "encoder_lr": 5e-5, "adam_betas": [0.9, 0.98], "warmup_steps": 300, "weight_decay": 0.0, "clip": 5.0,
     "graph_mode": "best", "language": "", "max_steps": 0, "min_word_count": 2, "precision": "fp32",
 }
 

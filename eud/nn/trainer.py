@@ -102,7 +102,7 @@ def _optimizer(model: Parser, cfg: dict[str, Any]) -> torch.optim.Optimizer:
     groups = [{"params": rest, "lr": cfg["lr"]}]
     if enc_params:
         groups.append({"params": enc_params, "lr": cfg["encoder_lr"]})
-    beta1, beta2 = (float(b) for b in cfg.get("adam_betas", (0.9, 0.98)))
+    beta1, beta2 = (float(b) for b in cfg["adam_betas"])
     return torch.optim.AdamW(groups, betas=(beta1, beta2), weight_decay=cfg["weight_decay"])
 
 
