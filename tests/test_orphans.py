@@ -123,3 +123,9 @@ def test_a_relative_pronoun_is_no_correlate():
     # *Lee* would contrast with *who*, which only stands for *a man*: Lee and the man are coordinated.
     changed, deprels = _checked("relative-pronoun-correlate")
     assert changed == 1 and deprels[10] == "nmod"
+
+
+def test_a_gapped_clause_does_not_straddle_a_bracket():
+    # *Lee* sits inside brackets, *coffee* outside them: they are no remnants of one clause.
+    changed, deprels = _checked("promoted-in-brackets")
+    assert changed == 1 and deprels[7] == "nmod"

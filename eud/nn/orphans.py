@@ -39,13 +39,15 @@ On gold orphan trees this undoes 15 of 184 gapped clauses of GAPPING train,
 4 of 87 of GAPPING dev, 5 of 26 of EWT train and 25 of 67 of GUM train
 (``python eval/orphan_checks.py``).
 
-Two kinds of orphan are no remnant at all, and :func:`stray_orphans` hands them
-back to the parser's other choice before the clause is judged: an orphan
-inside brackets that do not hold the promoted remnant (a citation or an aside:
-*may even be the norm [16]*), and, in a clause with no other orphan, an adverb
-or particle that contrasts with nothing and comes before the promoted remnant
-(it modifies that remnant: *but for only a limited period*).  Gold orphan
-trees lose 1 of 208 GAPPING train orphans to it and none of GAPPING dev's 95.
+Two kinds of orphan are no remnant at all, and :func:`stray_orphans` hands
+them back to the parser's other choice before the clause is judged: an orphan
+across a bracket from the promoted remnant, inside brackets that do not hold
+it (a citation or an aside: *may even be the norm [16]*) or outside brackets
+that do (a clause does not straddle a bracket), and, in a clause with no other
+orphan, an adverb or particle that contrasts with nothing and comes before the
+promoted remnant (it modifies that remnant: *but for only a limited period*).
+Gold orphan trees lose 1 of 208 GAPPING train orphans to it and none of
+GAPPING dev's 95.
 
 Last, where a package sets ``orphan_margins``, a clause the parser is unsure
 of is undone.  The margin of an orphan is its ``orphan`` score minus the best
@@ -156,7 +158,8 @@ def bracket_nesting(sentence: Sentence) -> list[tuple[int, ...]]:
 def stray_orphans(clause: Alignment, nesting: list[tuple[int, ...]]) -> list[Word]:
     """The clause's orphans that are no remnants: bracketed asides, and modifiers of the promoted remnant.
 
-    An aside sits inside brackets that do not hold the promoted remnant.  A modifier is an
+    An aside sits across a bracket from the promoted remnant (inside brackets that do not hold
+    it, or outside brackets that do).  A modifier is an
     adverb or particle without a correlate before the promoted remnant; it is stray only when
     the clause has no other orphan (*but for only a limited period*), since a clause with
     more remnants is gapping with a clause-level adverb (*and then Mary a pear*).
@@ -168,7 +171,7 @@ def stray_orphans(clause: Alignment, nesting: list[tuple[int, ...]]) -> list[Wor
         if r is promoted or r.deprel != "orphan":
             continue
         inside = nesting[r.id - 1]
-        if around[:len(inside)] != inside:  # inside brackets that the promoted remnant is not in
+        if inside != around:
             asides.append(r)
         elif correlate is None and r.upos in MODIFIER_UPOS and r.id < promoted.id:
             modifiers.append(r)
