@@ -52,6 +52,8 @@ def test_shipped_models_serve_each_iwpt_language_with_the_winner_of_the_comparis
     assert resolve_model("lv_lvtb") == (models / "lv_lvtb", "lv")
     assert resolve_model("nl_lassysmall") == (models / "nl_alpino", "nl")
     assert resolve_model("uk") == (models / "uk_iu", "uk")
+    assert resolve_model("sv_lines") == (models / "sv_talbanken", "sv")
+    assert resolve_model("pl_lfg") == (models / "pl_pdb", "pl")
     # The multilingual model for the rest, parsing the language asked for.
     assert resolve_model("cs_cac") == (models / "multi_charlstm", "cs_cac")
     assert resolve_model("bg") == (models / "multi_charlstm", "bg")
