@@ -26,7 +26,7 @@ def test_find_model_by_folder_treebank_and_language(tmp_path, monkeypatch):
     assert find_model("en_ewt") == REPO / "models" / "en_ewt"
     assert find_model("et_edt") == REPO / "models" / "et_ewt"  # no et_edt model: its language's
     assert find_model(tmp_path) == tmp_path
-    with pytest.raises(ModelNotFound, match=r"xx_nope: no such model folder.*shipped: en_ewt \(en\), et_ewt \(et_ewt\)"):
+    with pytest.raises(ModelNotFound, match=r"xx_nope: no such model folder.*shipped: cs_cac \(cs\), en_ewt \(en\), et_ewt \(et_ewt\)"):
         find_model("xx_nope")
     for name, language in (("cs_a", "cs"), ("cs_cac", "cs"), ("fr_x", "fr_gsd")):
         (tmp_path / name).mkdir()
@@ -54,8 +54,10 @@ def test_shipped_models_serve_each_iwpt_language_with_the_winner_of_the_comparis
     assert resolve_model("uk") == (models / "uk_iu", "uk")
     assert resolve_model("sv_lines") == (models / "sv_talbanken", "sv")
     assert resolve_model("pl_lfg") == (models / "pl_pdb", "pl")
+    assert resolve_model("cs_fictree") == (models / "cs_cac", "cs")
+    assert resolve_model("it") == (models / "it_isdt", "it")
     # The multilingual model for the rest, parsing the language asked for.
-    assert resolve_model("cs_cac") == (models / "multi_charlstm", "cs_cac")
+    assert resolve_model("sk_snk") == (models / "multi_charlstm", "sk_snk")
     assert resolve_model("bg") == (models / "multi_charlstm", "bg")
     assert resolve_model("ru")[0] == models / "ru_agrr"
 
