@@ -159,10 +159,10 @@ def stray_orphans(clause: Alignment, nesting: list[tuple[int, ...]]) -> list[Wor
     """The clause's orphans that are no remnants: bracketed asides, and modifiers of the promoted remnant.
 
     An aside sits across a bracket from the promoted remnant (inside brackets that do not hold
-    it, or outside brackets that do).  A modifier is an
-    adverb or particle without a correlate before the promoted remnant; it is stray only when
-    the clause has no other orphan (*but for only a limited period*), since a clause with
-    more remnants is gapping with a clause-level adverb (*and then Mary a pear*).
+    it, or outside brackets that do).  A modifier is an adverb or particle without a correlate
+    before the promoted remnant; it is stray only when the clause has no other orphan (*but for
+    only a limited period*), since a clause with more remnants is gapping with a clause-level
+    adverb (*and then Mary a pear*).
     """
     promoted = clause.promoted
     around = nesting[promoted.id - 1]
@@ -206,19 +206,16 @@ def demote_without_correlates(sentence: Sentence, fallback: list[str], gapping: 
     nesting = bracket_nesting(sentence)
     for _ in range(len(sentence.words)):
         clauses = gapping.alignments(sentence)
-        strays = [r for clause in clauses for r in stray_orphans(clause, nesting)]
-        for r in strays:
-            r.deprel = fallback[r.id - 1]
-        changed += len(strays)
-        if strays:
-            continue
-        failing = [clause for clause in clauses if lacks_correlates(clause)
-                   or (margins is not None and minimum and unsure(clause, margins, minimum))]
-        if not failing:
+        # Stray orphans first: without them a clause may be judged differently.
+        undone = [r for clause in clauses for r in stray_orphans(clause, nesting)]
+        if not undone:
+            failing = [clause for clause in clauses if lacks_correlates(clause)
+                       or (margins is not None and minimum and unsure(clause, margins, minimum))]
+            undone = [r for clause in failing for r in clause.remnants
+                      if r is not clause.promoted and r.deprel == "orphan"]
+        if not undone:
             break
-        for clause in failing:
-            for r in clause.remnants:
-                if r is not clause.promoted and r.deprel == "orphan":
-                    r.deprel = fallback[r.id - 1]
-                    changed += 1
+        for r in undone:
+            r.deprel = fallback[r.id - 1]
+        changed += len(undone)
     return changed
