@@ -259,3 +259,38 @@ def test_label_bias_moves_the_relation_choice(fixtures: Path) -> None:
         assert [r for h, r in zip(d.heads, d.deprels) if h == 0] == ["root"] * d.heads.count(0)
     assert all("orphan" not in d.deprels for d in pulled.decode_all(list(sentences)))
     assert pulled.label_bias is not None and Predictor(model, vocabs, config).label_bias is None
+
+
+def test_char_bilstm_reads_each_word_in_order() -> None:
+    from eud.nn.encoders import CharBiLSTM
+
+    torch.manual_seed(0)
+    enc = CharBiLSTM(10, 4, 6)
+    chars = torch.tensor([[[2, 3, 4, 0], [4, 3, 2, 0], [2, 3, 4, 0]], [[5, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]])
+    out = enc(chars)
+    assert out.shape == (2, 3, 6)
+    assert torch.equal(out[0, 0], out[0, 2])  # the same word, the same vector
+    assert not torch.allclose(out[0, 0], out[0, 1])  # its reversal reads differently
+    assert torch.equal(out[1, 1], torch.zeros(6))  # padding stays zero
+    out.sum().backward()
+    assert enc.embed.weight.grad is not None and enc.embed.weight.grad[2].abs().sum() > 0
+
+
+def test_weight_average_tunes_and_ships_the_averaged_weights(tmp_path: Path, fixtures: Path) -> None:
+    from safetensors.torch import load_file
+
+    from eud.nn.package import decode_weights
+
+    config = _config(tmp_path, fixtures, {**SMALL_CHARLSTM, "char_encoder": "bilstm"})
+    cfg = json.loads(config.read_text())
+    config.write_text(json.dumps({**cfg, "ema": 0.9, "lr": 0.05}))
+    assert train_main(["--config", str(config), "--max-steps", "3"]) == 0
+    ckpt = torch.load(tmp_path / "work" / "checkpoint.pt", weights_only=True)
+    assert int(ckpt["average"]["updates"]) == 3
+    shipped = decode_weights(load_file(str(tmp_path / "model" / "model.safetensors")))
+    name = "encoder.chars.proj.weight"
+    averaged, live = ckpt["average"][f"w.{name}"], ckpt["model"][name]
+    assert not torch.allclose(averaged, live)  # the average trails the live weights
+    assert torch.allclose(shipped[name].float(), averaged, atol=1e-3)  # and the package holds the average
+    assert json.loads((tmp_path / "model" / "config.json").read_text())["encoder"]["char_encoder"] == "bilstm"
+    assert len(_parse_all(tmp_path / "model", fixtures)) == 8

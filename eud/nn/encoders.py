@@ -29,7 +29,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 DEFAULTS: dict[str, Any] = {
     "transformer": None, "pooling": "first", "finetune": True, "freeze_embeddings": False, "freeze_layers": 0,
-    "chars": False, "char_dim": 64, "char_out": 128, "max_chars": 24,
+    "chars": False, "char_encoder": "cnn", "char_dim": 64, "char_out": 128, "max_chars": 24,
     "words": False, "word_dim": 128, "word_dropout": 0.2,
     "lstm_layers": 0, "lstm_hidden": 256, "dropout": 0.3, "lang_dim": 0,
 }
@@ -197,6 +197,38 @@ class CharCNN(nn.Module):
         return h.max(dim=2).values.view(b, n, self.dim)
 
 
+class CharBiLSTM(nn.Module):
+    """Character embeddings → BiLSTM over each word → both final states, projected: one vector per word.
+
+    Each distinct word of a batch runs once, so a batch costs its vocabulary, not its tokens.
+    """
+
+    def __init__(self, n_chars: int, char_dim: int, out_dim: int) -> None:
+        super().__init__()
+        self.embed = nn.Embedding(n_chars, char_dim, padding_idx=0)
+        self.lstm = nn.LSTM(char_dim, out_dim, batch_first=True, bidirectional=True)
+        self.proj = nn.Linear(2 * out_dim, out_dim)
+        self.dim = out_dim
+
+    def forward(self, chars: torch.Tensor) -> torch.Tensor:
+        """chars: [B, N, C] ids (0 pad) → [B, N, out_dim]; a padding word gets zeros."""
+        b, n, c = chars.shape
+        flat = chars.view(b * n, c)
+        types, which = torch.unique(flat, dim=0, return_inverse=True)
+        lengths = (types > 0).sum(1)
+        real = lengths > 0
+        out = torch.zeros(len(types), self.dim)
+        if bool(real.any()):
+            packed = pack_padded_sequence(self.embed(types[real]), lengths[real].cpu(), batch_first=True,
+                                          enforce_sorted=False)
+            _, (h, _) = self.lstm(packed)  # h: [2, T, out] (forward last, backward first)
+            out[real] = self.proj(torch.cat([h[0], h[1]], -1))
+        return out[which].view(b, n, self.dim)
+
+
+CHAR_ENCODERS = {"cnn": CharCNN, "bilstm": CharBiLSTM}
+
+
 class WordEncoder(nn.Module):
     """Concatenates the configured parts, then optionally runs a BiLSTM over them."""
 
@@ -214,7 +246,10 @@ class WordEncoder(nn.Module):
                 from_config=from_config,
             )
             dim += self.transformer.dim
-        self.chars = CharCNN(n_chars, cfg["char_dim"], cfg["char_out"]) if cfg["chars"] else None
+        kind = cfg.get("char_encoder", "cnn")
+        if kind not in CHAR_ENCODERS:
+            raise ValueError(f"unknown char_encoder {kind!r}; known: {', '.join(CHAR_ENCODERS)}")
+        self.chars = CHAR_ENCODERS[kind](n_chars, cfg["char_dim"], cfg["char_out"]) if cfg["chars"] else None
         if self.chars is not None:
             dim += self.chars.dim
         self.words = nn.Embedding(n_words, cfg["word_dim"], padding_idx=0) if cfg["words"] else None

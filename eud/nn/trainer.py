@@ -6,6 +6,7 @@ import copy
 import json
 import shlex
 import time
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import torch
 
 from eud.conllu import read_conllu, write_conllu
 from eud.graph import Sentence
+from eud.nn.averaging import WeightAverage
 from eud.nn.batching import length_batches, make_batch
 from eud.nn.config import full_config, log, seconds, seed_everything, setup_logging
 from eud.nn.data import describe, file_entries, read_entry, read_split
@@ -70,7 +72,9 @@ def evaluate_tune(model: Parser, vocabs: dict[str, Vocab], cfg: dict[str, Any], 
         gold = gold[:cap] if cap else gold
         lemmatizer = (Lemmatizer.load(folder, lang=lang if per_language_lexicon else None)
                       if lemmatizers and folder is not None else None)
-        predictor = Predictor(model, vocabs, {**cfg, "graph_mode": "rules"}, language=lang, lemmatizer=lemmatizer)
+        # A one-treebank model (language "et_ewt") is tuned with its treebank's profile, as it parses.
+        profile = cfg.get("language") if str(cfg.get("language", "")).split("_")[0] == lang else lang
+        predictor = Predictor(model, vocabs, {**cfg, "graph_mode": "rules"}, language=profile, lemmatizer=lemmatizer)
         pred = copy.deepcopy(gold)
         predictor.annotate(pred)
         out[lang] = quick_scores(gold, pred)
@@ -207,12 +211,15 @@ def train_parser(config: dict[str, Any], config_path: Path, *, fresh: bool = Fal
         return max(0.05, 1.0 - (step - warmup) / max(1, total_steps - warmup))
 
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, schedule)
+    average = WeightAverage(model, float(cfg["ema"])) if cfg.get("ema") else None
     state = {"epoch": 0, "step": 0, "best": -1.0, "bad_epochs": 0, "history": []}
     if checkpoint_file.exists():
         ckpt = torch.load(checkpoint_file, weights_only=True)
         model.load_state_dict(ckpt["model"])
         optimizer.load_state_dict(ckpt["optimizer"])
         scheduler.load_state_dict(ckpt["scheduler"])
+        if average is not None and "average" in ckpt:
+            average.load_state_dict(ckpt["average"])
         state = json.loads(ckpt["state"])
         log.info("resumed from %s after epoch %d (best %.2f)", checkpoint_file, state["epoch"], state["best"])
     output = Path(cfg["output"])
@@ -240,6 +247,8 @@ def train_parser(config: dict[str, Any], config_path: Path, *, fresh: bool = Fal
             torch.nn.utils.clip_grad_norm_(model.parameters(), float(cfg["clip"]))
             optimizer.step()
             scheduler.step()
+            if average is not None:
+                average.update(model)
             state["step"] += 1
             total += float(loss.detach())
             words += int(batch.lengths.sum())
@@ -248,50 +257,52 @@ def train_parser(config: dict[str, Any], config_path: Path, *, fresh: bool = Fal
                          words / (time.time() - t0))
             if every and k % every == 0 and k < len(batches):
                 state["batch_in_epoch"] = k
-                _checkpoint(checkpoint_file, model, optimizer, scheduler, state)
+                _checkpoint(checkpoint_file, model, optimizer, scheduler, state, average)
             if max_steps and state["step"] >= max_steps:
                 break
         log.info("epoch %d done: loss %.3f, %s", epoch, total / max(1, k - done), seconds(time.time() - t0))
         state["epoch"] = epoch
         state["batch_in_epoch"] = 0
-        scores: dict[str, float] = {}
-        if tune and not dev_path:
-            by_lang = evaluate_tune(model, vocabs, cfg, tune, int(cfg.get("tune_max_sentences", 0)))
-            scores = {**macro(by_lang), **{f"{k} {lang}": v[k] for lang, v in by_lang.items() for k in ("LAS", "ELAS")}}
-            for lang, sc in sorted(by_lang.items()):
-                log.info("tune %s: %s", lang, "  ".join(f"{k} {v:.2f}" for k, v in sc.items()))
-            main_score = scores["ELAS"]
-            log.info("tune macro: %s", "  ".join(f"{k} {v:.2f}" for k, v in macro(by_lang).items()))
-        elif dev_path:
-            predictor = Predictor(model, vocabs, {**cfg, "graph_mode": "graph"})
-            # Select on the better of the graph scorer and the rules over the predicted tree.
-            modes = _modes(predictor, ("graph", "rules"))
-            by_mode = evaluate(predictor, dev_path, modes)
-            scores = max(by_mode.values(), key=lambda sc: sc["ELAS"])
-            for mode, sc in by_mode.items():
-                log.info("dev %s: %s", mode, "  ".join(f"{k} {v:.2f}" for k, v in sc.items()))
-            main_score = _main_score(scores, has_enhanced)
-            # Extra dev files (e.g. a construction the main dev set lacks) join the selection
-            # score as the mean of every file's main figure.
-            extra_scores = []
-            for entry in extra_dev:
-                sc = evaluate(predictor, entry, ("rules",) if predictor.enhancer is not None else ("graph",))
-                sc = next(iter(sc.values()))
-                log.info("dev %s: %s", describe(entry), "  ".join(f"{k} {v:.2f}" for k, v in sc.items()))
-                extra_scores.append(_main_score(sc, entry["enhanced"]))
-                scores[f"LAS {Path(entry['path']).name}"] = sc["LAS"]
-            main_score = (main_score + sum(extra_scores)) / (1 + len(extra_scores))
-        else:
-            main_score = float(epoch)
-        state["history"].append({"epoch": epoch, "dev": scores, "seconds": round(time.time() - t0)})
-        if main_score > state["best"]:
-            state["best"] = main_score
-            state["bad_epochs"] = 0
-            save_package(output, model, vocabs, {**_package_config(cfg), "graph_mode": "graph"})
-            log.info("saved %s (dev %.2f)", output, main_score)
-        else:
-            state["bad_epochs"] += 1
-        _checkpoint(checkpoint_file, model, optimizer, scheduler, state)
+        # With weight averaging on, tuning and the package use the averaged weights.
+        with average.applied(model) if average is not None else nullcontext():
+            scores: dict[str, float] = {}
+            if tune and not dev_path:
+                by_lang = evaluate_tune(model, vocabs, cfg, tune, int(cfg.get("tune_max_sentences", 0)))
+                scores = {**macro(by_lang), **{f"{k} {lang}": v[k] for lang, v in by_lang.items() for k in ("LAS", "ELAS")}}
+                for lang, sc in sorted(by_lang.items()):
+                    log.info("tune %s: %s", lang, "  ".join(f"{k} {v:.2f}" for k, v in sc.items()))
+                main_score = scores["ELAS"]
+                log.info("tune macro: %s", "  ".join(f"{k} {v:.2f}" for k, v in macro(by_lang).items()))
+            elif dev_path:
+                predictor = Predictor(model, vocabs, {**cfg, "graph_mode": "graph"})
+                # Select on the better of the graph scorer and the rules over the predicted tree.
+                modes = _modes(predictor, ("graph", "rules"))
+                by_mode = evaluate(predictor, dev_path, modes)
+                scores = max(by_mode.values(), key=lambda sc: sc["ELAS"])
+                for mode, sc in by_mode.items():
+                    log.info("dev %s: %s", mode, "  ".join(f"{k} {v:.2f}" for k, v in sc.items()))
+                main_score = _main_score(scores, has_enhanced)
+                # Extra dev files (e.g. a construction the main dev set lacks) join the selection
+                # score as the mean of every file's main figure.
+                extra_scores = []
+                for entry in extra_dev:
+                    sc = evaluate(predictor, entry, ("rules",) if predictor.enhancer is not None else ("graph",))
+                    sc = next(iter(sc.values()))
+                    log.info("dev %s: %s", describe(entry), "  ".join(f"{k} {v:.2f}" for k, v in sc.items()))
+                    extra_scores.append(_main_score(sc, entry["enhanced"]))
+                    scores[f"LAS {Path(entry['path']).name}"] = sc["LAS"]
+                main_score = (main_score + sum(extra_scores)) / (1 + len(extra_scores))
+            else:
+                main_score = float(epoch)
+            state["history"].append({"epoch": epoch, "dev": scores, "seconds": round(time.time() - t0)})
+            if main_score > state["best"]:
+                state["best"] = main_score
+                state["bad_epochs"] = 0
+                save_package(output, model, vocabs, {**_package_config(cfg), "graph_mode": "graph"})
+                log.info("saved %s (dev %.2f)", output, main_score)
+            else:
+                state["bad_epochs"] += 1
+        _checkpoint(checkpoint_file, model, optimizer, scheduler, state, average)
     log.info("training finished after %d epochs (%s this run)", state["epoch"], seconds(time.time() - started))
     finish_package(cfg, output, state, _command_argv(argv))
 
@@ -302,11 +313,14 @@ def _command_argv(argv: list[str] | None) -> list[str]:
 
 
 def _checkpoint(path: Path, model: Parser, optimizer: torch.optim.Optimizer, scheduler: Any,
-                state: dict[str, Any]) -> None:
+                state: dict[str, Any], average: WeightAverage | None = None) -> None:
     """Write a resumable checkpoint atomically (tensors and JSON only, loadable with weights_only)."""
     tmp = path.with_suffix(".tmp")
-    torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(),
-                "scheduler": scheduler.state_dict(), "state": json.dumps(state)}, tmp)
+    saved = {"model": model.state_dict(), "optimizer": optimizer.state_dict(),
+             "scheduler": scheduler.state_dict(), "state": json.dumps(state)}
+    if average is not None:
+        saved["average"] = average.state_dict()
+    torch.save(saved, tmp)
     tmp.replace(path)
 
 
