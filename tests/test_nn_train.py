@@ -293,4 +293,6 @@ def test_weight_average_tunes_and_ships_the_averaged_weights(tmp_path: Path, fix
     assert not torch.allclose(averaged, live)  # the average trails the live weights
     assert torch.allclose(shipped[name].float(), averaged, atol=1e-3)  # and the package holds the average
     assert json.loads((tmp_path / "model" / "config.json").read_text())["encoder"]["char_encoder"] == "bilstm"
+    card = (tmp_path / "model" / "MODEL.md").read_text()
+    assert "chars: bilstm" in card and "(ema 0.9)" in card
     assert len(_parse_all(tmp_path / "model", fixtures)) == 8

@@ -457,8 +457,11 @@ def write_card(cfg: dict[str, Any], output: Path, state: dict[str, Any], results
         f"- test: `{Path(cfg['test']).name if cfg.get('test') else '-'}`", "",
         "## Model", "",
         (f"- encoder: `{enc['type']}` (transformer: {enc.get('transformer') or 'none'}, fine-tuned: "
-         f"{bool(enc.get('transformer')) and enc.get('finetune')}, chars: {enc['chars']}, words: {enc['words']}, "
+         f"{bool(enc.get('transformer')) and enc.get('finetune')}, "
+         f"chars: {enc.get('char_encoder', 'cnn') if enc['chars'] else False}, words: {enc['words']}, "
          f"BiLSTM layers: {enc['lstm_layers']})"),
+        *([f"- weights averaged over training steps (ema {cfg['ema']}): tuning and this package use the average"]
+          if cfg.get("ema") else []),
         f"- enhanced graph: `{chosen}` (picked on dev among: {', '.join(results.get('dev', {}) or ['graph'])})",
         (f"- encoder arithmetic in training: {resolve_precision(cfg['precision'])} (config: {cfg['precision']}); "
          "`eud parse --precision` chooses it at parse time"),
