@@ -148,6 +148,20 @@ def test_multilingual_lexicon_one_table_per_language(fixtures, tmp_path):
     assert Lemmatizer.load(tmp_path, "sk") is None and Lemmatizer.load(tmp_path) is None
 
 
+def test_multilingual_lexicon_keeps_only_the_named_languages(fixtures, tmp_path, capsys):
+    from eud.nn.lexicon import main as lexicon_main
+
+    write_lexicon(tmp_path, read_conllu(fixtures / "segment_train_cs.conllu"), "cs")
+    write_lexicon(tmp_path, read_conllu(fixtures / "segment_train.conllu"), "en")
+    (tmp_path / "config.json").write_text("{}")
+    assert lexicon_main([str(tmp_path), "--keep", "xx"]) == 2
+    assert "no table for xx" in capsys.readouterr().err
+    assert lexicon_main([str(tmp_path), "--keep", "en"]) == 0
+    assert "dropped cs" in capsys.readouterr().err
+    assert Lemmatizer.load(tmp_path, "cs") is None
+    assert Lemmatizer.load(tmp_path, "en").known("n't", "PART") == "not"
+
+
 # -- multilingual segmenter ------------------------------------------------------
 
 

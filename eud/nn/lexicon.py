@@ -71,6 +71,26 @@ def write_lexicon(folder: str | Path, sentences: Iterable[Sentence], lang: str |
     return path
 
 
+def keep_languages(folder: str | Path, keep: Iterable[str]) -> list[str]:
+    """Drop every table but ``keep`` from a multilingual package's lexicon; return the dropped languages.
+
+    A language without a table falls back to the classifier alone at parse time, so this is for
+    languages that other packages serve (a smaller repository, at their lemmas' cost here).
+    """
+    path = Path(folder) / FILE
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if "languages" not in data:
+        raise ValueError(f"{path}: not a multilingual lexicon (it has no per-language tables)")
+    wanted = set(keep)
+    missing = sorted(wanted - set(data["languages"]))
+    if missing:
+        raise ValueError(f"{path}: no table for {', '.join(missing)}")
+    dropped = sorted(set(data["languages"]) - wanted)
+    data["languages"] = {lang: t for lang, t in data["languages"].items() if lang in wanted}
+    path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
+    return dropped
+
+
 class Lemmatizer:
     """Lexicon lookup, then a guarded edit script (see the module doc)."""
 
@@ -171,12 +191,24 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(prog="python -m eud.nn.lexicon", description=main.__doc__)
     parser.add_argument("package", type=Path, help="parser package folder")
-    parser.add_argument("conllu", type=Path, nargs="+", help="training CoNLL-U files (.xz ok)")
+    parser.add_argument("conllu", type=Path, nargs="*", help="training CoNLL-U files (.xz ok)")
     parser.add_argument("--lang", help="a multilingual package: write this language's table (keeps the others)")
+    parser.add_argument("--keep", nargs="+", metavar="LANG",
+                        help="a multilingual package: keep only these languages' tables (no CoNLL-U needed)")
     args = parser.parse_args(argv)
     if not (args.package / "config.json").is_file():
         print(f"{args.package}: not a model package (no config.json)", file=sys.stderr)
         return 2
+    if args.keep:
+        try:
+            dropped = keep_languages(args.package, args.keep)
+        except (OSError, ValueError) as err:
+            print(f"eud lexicon: {err}", file=sys.stderr)
+            return 2
+        print(f"{args.package / FILE}: dropped {', '.join(dropped) or 'nothing'}", file=sys.stderr)
+        return 0
+    if not args.conllu:
+        parser.error("give the training CoNLL-U files (or --keep)")
     try:
         path = write_lexicon(args.package, (s for p in args.conllu for s in read_conllu(p)), args.lang)
     except (OSError, ConlluError) as err:
