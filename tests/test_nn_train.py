@@ -274,6 +274,9 @@ def test_char_bilstm_reads_each_word_in_order() -> None:
     assert torch.equal(out[1, 1], torch.zeros(6))  # padding stays zero
     out.sum().backward()
     assert enc.embed.weight.grad is not None and enc.embed.weight.grad[2].abs().sum() > 0
+    with torch.autocast("cpu", dtype=torch.bfloat16), torch.no_grad():  # parsing in bf16
+        fast = enc(chars)
+    assert torch.allclose(fast.float(), out.detach(), atol=0.05) and torch.equal(fast[1, 1].float(), torch.zeros(6))
 
 
 def test_weight_average_tunes_and_ships_the_averaged_weights(tmp_path: Path, fixtures: Path) -> None:

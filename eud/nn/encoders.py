@@ -217,12 +217,14 @@ class CharBiLSTM(nn.Module):
         types, which = torch.unique(flat, dim=0, return_inverse=True)
         lengths = (types > 0).sum(1)
         real = lengths > 0
-        out = torch.zeros(len(types), self.dim)
-        if bool(real.any()):
-            packed = pack_padded_sequence(self.embed(types[real]), lengths[real].cpu(), batch_first=True,
-                                          enforce_sorted=False)
-            _, (h, _) = self.lstm(packed)  # h: [2, T, out] (forward last, backward first)
-            out[real] = self.proj(torch.cat([h[0], h[1]], -1))
+        if not bool(real.any()):
+            return self.embed.weight.new_zeros(b, n, self.dim)
+        packed = pack_padded_sequence(self.embed(types[real]), lengths[real].cpu(), batch_first=True,
+                                      enforce_sorted=False)
+        _, (h, _) = self.lstm(packed)  # h: [2, T, out] (forward last, backward first)
+        vectors = self.proj(torch.cat([h[0], h[1]], -1))
+        out = vectors.new_zeros(len(types), self.dim)  # in the arithmetic's dtype (bf16 under autocast)
+        out[real] = vectors
         return out[which].view(b, n, self.dim)
 
 
