@@ -163,7 +163,6 @@ def train_parser(config: dict[str, Any], config_path: Path, *, fresh: bool = Fal
     train, train_langs, tune = read_split(train_entries, int(cfg.get("tune_every", 0)))
     if tune:
         log.info("tuning slice: %s", ", ".join(f"{lang} {sum(len(s.words) for s in ss)} words" for lang, ss in sorted(tune.items())))
-    dev_path = cfg.get("dev")
     has_enhanced = any(bool(s.enhanced) for s in train[:200])
     vocab_file = work / "vocab.json"
     checkpoint_file = work / "checkpoint.pt"
@@ -265,35 +264,7 @@ def train_parser(config: dict[str, Any], config_path: Path, *, fresh: bool = Fal
         state["batch_in_epoch"] = 0
         # With weight averaging on, tuning and the package use the averaged weights.
         with average.applied(model) if average is not None else nullcontext():
-            scores: dict[str, float] = {}
-            if tune and not dev_path:
-                by_lang = evaluate_tune(model, vocabs, cfg, tune, int(cfg.get("tune_max_sentences", 0)))
-                scores = {**macro(by_lang), **{f"{k} {lang}": v[k] for lang, v in by_lang.items() for k in ("LAS", "ELAS")}}
-                for lang, sc in sorted(by_lang.items()):
-                    log.info("tune %s: %s", lang, "  ".join(f"{k} {v:.2f}" for k, v in sc.items()))
-                main_score = scores["ELAS"]
-                log.info("tune macro: %s", "  ".join(f"{k} {v:.2f}" for k, v in macro(by_lang).items()))
-            elif dev_path:
-                predictor = Predictor(model, vocabs, {**cfg, "graph_mode": "graph"})
-                # Select on the better of the graph scorer and the rules over the predicted tree.
-                modes = _modes(predictor, ("graph", "rules"))
-                by_mode = evaluate(predictor, dev_path, modes)
-                scores = max(by_mode.values(), key=lambda sc: sc["ELAS"])
-                for mode, sc in by_mode.items():
-                    log.info("dev %s: %s", mode, "  ".join(f"{k} {v:.2f}" for k, v in sc.items()))
-                main_score = _main_score(scores, has_enhanced)
-                # Extra dev files (e.g. a construction the main dev set lacks) join the selection
-                # score as the mean of every file's main figure.
-                extra_scores = []
-                for entry in extra_dev:
-                    sc = evaluate(predictor, entry, ("rules",) if predictor.enhancer is not None else ("graph",))
-                    sc = next(iter(sc.values()))
-                    log.info("dev %s: %s", describe(entry), "  ".join(f"{k} {v:.2f}" for k, v in sc.items()))
-                    extra_scores.append(_main_score(sc, entry["enhanced"]))
-                    scores[f"LAS {Path(entry['path']).name}"] = sc["LAS"]
-                main_score = (main_score + sum(extra_scores)) / (1 + len(extra_scores))
-            else:
-                main_score = float(epoch)
+            scores, main_score = score_epoch(model, vocabs, cfg, tune, has_enhanced, epoch)
             state["history"].append({"epoch": epoch, "dev": scores, "seconds": round(time.time() - t0)})
             if main_score > state["best"]:
                 state["best"] = main_score
@@ -305,6 +276,42 @@ def train_parser(config: dict[str, Any], config_path: Path, *, fresh: bool = Fal
         _checkpoint(checkpoint_file, model, optimizer, scheduler, state, average)
     log.info("training finished after %d epochs (%s this run)", state["epoch"], seconds(time.time() - started))
     finish_package(cfg, output, state, _command_argv(argv))
+
+
+def score_epoch(model: Parser, vocabs: dict[str, Vocab], cfg: dict[str, Any], tune: dict[str, list[Sentence]],
+                has_enhanced: bool, epoch: int) -> tuple[dict[str, float], float]:
+    """The epoch's scores on the tuning slice or the dev files, and the one figure that picks the epoch."""
+    dev_path, extra_dev = cfg.get("dev"), cfg.get("extra_dev", [])
+    scores: dict[str, float] = {}
+    if tune and not dev_path:
+        by_lang = evaluate_tune(model, vocabs, cfg, tune, int(cfg.get("tune_max_sentences", 0)))
+        scores = {**macro(by_lang), **{f"{k} {lang}": v[k] for lang, v in by_lang.items() for k in ("LAS", "ELAS")}}
+        for lang, sc in sorted(by_lang.items()):
+            log.info("tune %s: %s", lang, "  ".join(f"{k} {v:.2f}" for k, v in sc.items()))
+        main_score = scores["ELAS"]
+        log.info("tune macro: %s", "  ".join(f"{k} {v:.2f}" for k, v in macro(by_lang).items()))
+    elif dev_path:
+        predictor = Predictor(model, vocabs, {**cfg, "graph_mode": "graph"})
+        # Select on the better of the graph scorer and the rules over the predicted tree.
+        modes = _modes(predictor, ("graph", "rules"))
+        by_mode = evaluate(predictor, dev_path, modes)
+        scores = max(by_mode.values(), key=lambda sc: sc["ELAS"])
+        for mode, sc in by_mode.items():
+            log.info("dev %s: %s", mode, "  ".join(f"{k} {v:.2f}" for k, v in sc.items()))
+        main_score = _main_score(scores, has_enhanced)
+        # Extra dev files (e.g. a construction the main dev set lacks) join the selection
+        # score as the mean of every file's main figure.
+        extra_scores = []
+        for entry in extra_dev:
+            sc = evaluate(predictor, entry, ("rules",) if predictor.enhancer is not None else ("graph",))
+            sc = next(iter(sc.values()))
+            log.info("dev %s: %s", describe(entry), "  ".join(f"{k} {v:.2f}" for k, v in sc.items()))
+            extra_scores.append(_main_score(sc, entry["enhanced"]))
+            scores[f"LAS {Path(entry['path']).name}"] = sc["LAS"]
+        main_score = (main_score + sum(extra_scores)) / (1 + len(extra_scores))
+    else:
+        main_score = float(epoch)  # no held-out data: every epoch is the newest best
+    return scores, main_score
 
 
 def _command_argv(argv: list[str] | None) -> list[str]:
