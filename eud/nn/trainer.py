@@ -378,17 +378,20 @@ def finish_multilingual(cfg: dict[str, Any], output: Path, state: dict[str, Any]
     write_card(cfg, output, state, results, "rules", argv)
     languages = f"Languages (a learnt vector each): {', '.join(vocabs['lang'].items)}.  " if multilingual else ""
     lexicons = "per-language lexicons" if multilingual else "a lexicon"
+    chosen_by = "macro score over languages" if len(by_lang) > 1 else "score"
     note = [
         "## Tuning slice and data use", "",
         (f"{_slice_text(cfg)} "
-         "was held apart and never trained on; the epoch with the best macro "
-         "score over languages on that slice (ELAS, or LAS where a language has no enhanced gold) was kept, "
-         "and the 'tune' rows above score the slice (its first tune_max_sentences sentences per language "
-         f"when set: {cfg.get('tune_max_sentences') or 'all'}).  The IWPT dev splits ARE training data here "
+         f"was held apart and never trained on; the epoch with the best {chosen_by} on that slice (ELAS, or "
+         "LAS where a language has no enhanced gold) was kept, and the 'tune' rows above score the slice (its "
+         f"first tune_max_sentences sentences per language when set: {cfg.get('tune_max_sentences') or 'all'}), "
+         "with the package's lexicon.  The IWPT dev splits ARE training data here "
          "(for most treebanks the only non-test split); no test split was read in training.  "
          f"{languages}The enhanced graph comes from "
          "the rule-based enhancer over the predicted tree, with the profile of the language (or treebank) "
          f"being parsed; lemmas from {lexicons} (lexicon.json) of the training sentences."), "",
+        *([f"Raw text goes through the segmenter `models/segmenters/{next(iter(by_lang))}`.", ""]
+          if not multilingual and len(by_lang) == 1 else []),
     ]
     with (output / "MODEL.md").open("a", encoding="utf-8") as card:
         card.write("\n".join(note))
