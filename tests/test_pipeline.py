@@ -26,7 +26,7 @@ def test_find_model_by_folder_treebank_and_language(tmp_path, monkeypatch):
     assert find_model("en_ewt") == REPO / "models" / "en_ewt"
     assert find_model("et_edt") == REPO / "models" / "et_ewt"  # no et_edt model: its language's
     assert find_model(tmp_path) == tmp_path
-    with pytest.raises(ModelNotFound, match=r"xx_nope: no such model folder.*shipped: cs_cac \(cs\), en_ewt \(en\), et_ewt \(et_ewt\)"):
+    with pytest.raises(ModelNotFound, match=r"xx_nope: no such model folder.*shipped: bg_btb \(bg\), cs_cac \(cs\), en_ewt \(en\), et_ewt \(et_ewt\)"):
         find_model("xx_nope")
     for name, language in (("cs_a", "cs"), ("cs_cac", "cs"), ("fr_x", "fr_gsd")):
         (tmp_path / name).mkdir()
@@ -45,7 +45,7 @@ def test_find_model_by_folder_treebank_and_language(tmp_path, monkeypatch):
 def test_shipped_models_serve_each_iwpt_language_with_the_winner_of_the_comparison(monkeypatch):
     monkeypatch.delenv("EUD_MODELS", raising=False)
     models = REPO / "models"
-    # One-language models where they beat the multilingual one on the tuning slices (eval/RESULTS.md).
+    # One-language models: each beat the multilingual one on its tuning slice (eval/RESULTS.md).
     assert resolve_model("lt") == (models / "lt_alksnis", "lt")
     assert resolve_model("fi_tdt") == (models / "fi_tdt", "fi")
     assert resolve_model("ta") == (models / "ta_ttb", "ta")
@@ -56,9 +56,10 @@ def test_shipped_models_serve_each_iwpt_language_with_the_winner_of_the_comparis
     assert resolve_model("pl_lfg") == (models / "pl_pdb", "pl")
     assert resolve_model("cs_fictree") == (models / "cs_cac", "cs")
     assert resolve_model("it") == (models / "it_isdt", "it")
-    # The multilingual model for the rest, parsing the language asked for.
-    assert resolve_model("sk_snk") == (models / "multi_charlstm", "sk_snk")
-    assert resolve_model("bg") == (models / "multi_charlstm", "bg")
+    assert resolve_model("sk_snk") == (models / "sk_snk", "sk")
+    assert resolve_model("bg") == (models / "bg_btb", "bg")
+    assert resolve_model("fr_fqb") == (models / "fr_sequoia", "fr")
+    assert resolve_model("et_edt") == (models / "et_ewt", "et_ewt")
     assert resolve_model("ru")[0] == models / "ru_agrr"
 
 

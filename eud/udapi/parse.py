@@ -4,7 +4,7 @@ Usage::
 
     udapy read.Conllu files=in.conllu .eud.udapi.Parse lang=en write.Conllu > out.conllu
     udapy read.Conllu files=in.conllu .eud.udapi.Parse model=models/en_ewt write.Conllu
-    udapy read.Conllu files=in.conllu .eud.udapi.Parse model=models/multi_charlstm lang=cs write.Conllu
+    udapy read.Conllu files=in.conllu .eud.udapi.Parse model=models/cs_cac lang=cs_fictree write.Conllu
 
 It predicts what ``eud parse --input-format conllu`` predicts, on the words
 the trees already have: LEMMA, UPOS, XPOS, FEATS, the basic tree (HEAD,
