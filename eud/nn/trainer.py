@@ -17,7 +17,7 @@ from eud.graph import Sentence
 from eud.nn.averaging import WeightAverage
 from eud.nn.batching import length_batches, make_batch
 from eud.nn.config import full_config, log, seconds, seed_everything, setup_logging
-from eud.nn.data import describe, file_entries, read_entry, read_split
+from eud.nn.data import describe, file_entries, read_entries, read_entry, read_split
 from eud.nn.lexicon import FILE as LEXICON
 from eud.nn.lexicon import Lemmatizer, write_lexicon
 from eud.nn.model import Parser, resolve_precision
@@ -402,6 +402,9 @@ def finish_package(cfg: dict[str, Any], output: Path, state: dict[str, Any], arg
     if has_tuning_slice(cfg) and not cfg.get("dev"):
         finish_multilingual(cfg, output, state, argv)
         return
+    if not (output / LEXICON).exists():
+        # Lemmas of the training forms, as the slice-tuned packages get them (the files whole: nothing is held apart).
+        write_lexicon(output, read_entries(cfg.get("train_files") or [{"path": cfg["train"]}]))
     model, vocabs, pcfg = load_package(output)
     model.precision = resolve_precision(cfg["precision"])
     torch.set_num_threads(int(cfg["threads"]))
