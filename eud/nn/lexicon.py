@@ -30,6 +30,7 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
+from eud.atomic import write_text_atomically
 from eud.graph import Sentence
 from eud.nn.lemma import apply_script, edit_script
 
@@ -87,7 +88,7 @@ def keep_languages(folder: str | Path, keep: Iterable[str]) -> list[str]:
         raise ValueError(f"{path}: no table for {', '.join(missing)}")
     dropped = sorted(set(data["languages"]) - wanted)
     data["languages"] = {lang: t for lang, t in data["languages"].items() if lang in wanted}
-    path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
+    write_text_atomically(path, json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")
     return dropped
 
 
