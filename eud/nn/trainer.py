@@ -475,7 +475,7 @@ def write_card(cfg: dict[str, Any], output: Path, state: dict[str, Any], results
          f"BiLSTM layers: {enc['lstm_layers']})"),
         *([f"- weights averaged over training steps (ema {cfg['ema']}): tuning and this package use the average"]
           if cfg.get("ema") else []),
-        f"- enhanced graph: `{chosen}` (picked on dev among: {', '.join(results.get('dev', {}) or ['graph'])})",
+        f"- enhanced graph: `{chosen}` ({_graph_choice(chosen, results)})",
         (f"- encoder arithmetic in training: {resolve_precision(cfg['precision'])} (config: {cfg['precision']}); "
          "`eud parse --precision` chooses it at parse time"),
         f"- weights: model.safetensors, {size:.1f} MiB ({weights_storage(cfg)})",
@@ -495,6 +495,13 @@ def write_card(cfg: dict[str, Any], output: Path, state: dict[str, Any], results
     lines.append("")
     lines += _history_table(state.get("history", []))
     (output / "MODEL.md").write_text("\n".join(lines))
+
+
+def _graph_choice(chosen: str, results: dict[str, Any]) -> str:
+    """How the card's graph source was chosen."""
+    if results.get("dev"):
+        return f"picked on dev among: {', '.join(results['dev'])}"
+    return "the rules over the predicted tree: no dev file to choose on" if chosen == "rules" else "no dev file to choose on"
 
 
 def _history_table(history: list[dict[str, Any]]) -> list[str]:
