@@ -17,7 +17,7 @@ from eud.graph import Sentence
 from eud.nn.averaging import WeightAverage
 from eud.nn.batching import length_batches, make_batch
 from eud.nn.config import full_config, log, seconds, seed_everything, setup_logging
-from eud.nn.data import describe, file_entries, read_entries, read_entry, read_split
+from eud.nn.data import describe, file_entries, language_of, read_entries, read_entry, read_split
 from eud.nn.lexicon import FILE as LEXICON
 from eud.nn.lexicon import Lemmatizer, write_lexicon
 from eud.nn.model import Parser, resolve_precision
@@ -73,7 +73,7 @@ def evaluate_tune(model: Parser, vocabs: dict[str, Vocab], cfg: dict[str, Any], 
         lemmatizer = (Lemmatizer.load(folder, lang=lang if per_language_lexicon else None)
                       if lemmatizers and folder is not None else None)
         # A one-treebank model (language "et_ewt") is tuned with its treebank's profile, as it parses.
-        profile = cfg.get("language") if str(cfg.get("language", "")).split("_")[0] == lang else lang
+        profile = cfg["language"] if language_of(cfg.get("language") or "") == lang else lang
         predictor = Predictor(model, vocabs, {**cfg, "graph_mode": "rules"}, language=profile, lemmatizer=lemmatizer)
         pred = copy.deepcopy(gold)
         predictor.annotate(pred)
@@ -404,7 +404,7 @@ def finish_package(cfg: dict[str, Any], output: Path, state: dict[str, Any], arg
         return
     if not (output / LEXICON).exists():
         # Lemmas of the training forms, as the slice-tuned packages get them (the files whole: nothing is held apart).
-        write_lexicon(output, read_entries(cfg.get("train_files") or [{"path": cfg["train"]}]))
+        write_lexicon(output, read_entries(cfg["train_files"]))
     model, vocabs, pcfg = load_package(output)
     model.precision = resolve_precision(cfg["precision"])
     torch.set_num_threads(int(cfg["threads"]))
