@@ -26,22 +26,32 @@
   promoted remnant, left out) from the first to the last, punctuation at the
   edges trimmed;
 * ``cR1``/``cR2`` are the correlates of the first empty node's ``R1`` and
-  ``R2`` among the copied word's dependents (:func:`correlates`, scored with
-  :func:`eud.enhance.correlates.pair_score`), spanned the same way but
-  without the verb, the other correlate and anything from the gapped clause
-  on.  Punctuation at a phrase's edges is trimmed, except a closing bracket
-  or quote whose opening one is inside.
+  ``R2`` among the copied word's dependents, the dependents of an
+  infinitive it governs and a copula clause's predicate
+  (:func:`correlates`, scored with :func:`fit`), spanned the same way but
+  without the verb, the other correlate, anything from the gapped clause
+  on and anything on the other side of the verb; a copula clause's
+  predicate without the clause's subject and other clause-level
+  dependents (:func:`correlate_span`).  Punctuation at a phrase's edges is
+  trimmed, except a closing bracket or quote whose opening one is inside.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 from eud.agrr.files import AgrrRow, Span
 from eud.enhance.correlates import BasicTree, pair_score
 
-# What a pair of correlates in the opposite order to their remnants costs.
-ORDER_COST = 6.0
+# How a remnant's fit with a candidate correlate is scored (see correlates()):
+ORDER_COST = 6.0  # a pair of correlates in the opposite order to their remnants
+CASE_COST = 2.0  # a Case mismatch (the tags are predicted)
+FORM_BONUS = 3.0  # the same form
+ENDING_BONUS = 1.5  # the same last two letters
+ADVERB_COST = 3.0  # an adverb or particle for a remnant that is neither
+PERSONAL_COST = 3.0  # a personal pronoun for a remnant that is no pronoun
+DISTANCE_COST = 0.15  # per word between the candidate and the verb
 CLOSING = {"»": "«", ")": "(", "]": "[", "”": "“", '"': '"', "“": "„"}
 # Dependents of the copied word that are never correlates.
 NOT_CANDIDATE = {"punct", "cc", "conj", "aux", "cop", "mark", "case", "parataxis", "orphan", "root",
@@ -50,6 +60,8 @@ from eud.graph import EmptyNode, Sentence, Word
 
 # Dependents of the promoted remnant that belong to the clause, not to the remnant's phrase.
 NOT_PHRASE = {"cc", "punct", "mark", "discourse", "vocative", "aux", "cop", "parataxis", "conj", "orphan"}
+# Dependents of a copula clause's predicate that belong to the clause, not to the predicate's phrase.
+CLAUSE_LEVEL = NOT_PHRASE - {"conj"} | {"nsubj", "csubj", "expl", "obj", "iobj", "obl", "advcl", "dislocated"}
 
 
 def copy_of(node: EmptyNode) -> int | None:
@@ -62,13 +74,17 @@ def copy_of(node: EmptyNode) -> int | None:
 
 
 def phrase_span(tree: BasicTree, offsets: list[tuple[int, int]], i: int, stop: set[int],
-                clause_head: bool = False, before: int = 1 << 30) -> Span:
-    """Character span of word ``i``'s phrase, words before ``before`` only (see the module docstring)."""
+                clause_head: bool = False, before: int = 1 << 30, verb: int | None = None) -> Span:
+    """Character span of word ``i``'s phrase (see the module docstring).
+
+    Only words before ``before`` count, and with ``verb`` only those on
+    word ``i``'s side of it.
+    """
     words = tree.sentence.words
     skip = set(stop)
     if clause_head:
         skip |= {c for c in tree.children[i] if words[c - 1].udeprel in NOT_PHRASE}
-    ids = sorted(k for k in tree.subtree(i, skip) if k < before)
+    ids = sorted(k for k in tree.subtree(i, skip) if k < before and (verb is None or (k < verb) == (i < verb)))
     while len(ids) > 1 and words[ids[0] - 1].upos == "PUNCT":
         ids.pop(0)
     while len(ids) > 1 and words[ids[-1] - 1].upos == "PUNCT" and not _closes(words, ids):
@@ -98,52 +114,138 @@ def remnants_of(sentence: Sentence, node: EmptyNode) -> tuple[Word | None, list[
     return promoted, sorted(remnants, key=lambda w: w.id)
 
 
+def candidates_of(tree: BasicTree, source: Word, remnants: list[Word]) -> list[Word]:
+    """The words of the full clause that can be a remnant's correlate (see :func:`correlates`)."""
+    words = tree.sentence.words
+    base = predicate_of(tree.sentence, source)
+    first = min(r.id for r in remnants)
+    taken = {r.id for r in remnants} | {source.id}
+    out = [words[c - 1] for c in tree.children[base.id]]
+    # The arguments of an infinitive the verb governs (*можно превратить пузо в живот*).
+    out += [words[d - 1] for c in out if c.udeprel in ("xcomp", "csubj") and c.upos == "VERB"
+            for d in tree.children[c.id]]
+    out = [c for c in out if c.id not in taken and c.id < first and c.udeprel not in NOT_CANDIDATE
+           and c.upos not in ("PUNCT", "CCONJ", "SCONJ", "ADP")]
+    if base is not source and base.id < first:
+        out.append(base)  # the predicate of a copula clause, whatever its relation (root, conj, ...)
+    return out
+
+
+def predicate_of(sentence: Sentence, source: Word) -> Word:
+    """The word heading the full clause: the copied word, or the predicate of a copula."""
+    if source.udeprel == "cop" and source.head:
+        return sentence.words[source.head - 1]
+    return source
+
+
+def tagged_pair_score(tree: BasicTree, remnant: Word, candidate: Word) -> float:
+    """:func:`~eud.enhance.correlates.pair_score`, with a Case mismatch costing :func:`case_cost` instead of ruling the pair out.
+
+    The Case tags are predicted, and Russian syncretism (an inanimate
+    accusative like a nominative) makes them miss often; the part of speech,
+    the preposition and the lemma still count.  Any other mismatch (a
+    function word) scores -3.
+    """
+    score = pair_score(tree, remnant, candidate)
+    rc, cc = remnant.feat("Case"), candidate.feat("Case")
+    if score <= -10 and rc and cc and rc != cc:
+        caseless = "|".join(f for f in candidate.feats.split("|") if not f.startswith("Case=")) or "_"
+        score = pair_score(tree, remnant, dataclasses.replace(candidate, feats=caseless)) - case_cost(remnant, candidate)
+    return -3.0 if score <= -10 else score
+
+
+def case_cost(remnant: Word, candidate: Word) -> float:
+    """What a Case mismatch costs: nothing for nominative against accusative, which Russian often spells alike.
+
+    An inanimate masculine or neuter singular, and every inanimate plural,
+    has the same form in both cases (*все*, *сердце*, *Шанырак*), so a
+    tagger's nominative may well be an accusative.
+    """
+    if {remnant.feat("Case"), candidate.feat("Case")} == {"Nom", "Acc"} and "Anim" not in (
+            remnant.feat("Animacy"), candidate.feat("Animacy")):
+        return 0.0
+    return CASE_COST
+
+
+def form_match(remnant: Word, candidate: Word) -> float:
+    """A bonus for the same form, or the same inflectional ending, which predicted Case tags can miss.
+
+    *Кому-то в этом помогает Земфира, кому-то ...*: the same pronoun;
+    *Мир был юным, а будущее – предельным*: the same ending *-ым*.
+    """
+    a, b = remnant.form.lower(), candidate.form.lower()
+    if a == b:
+        return FORM_BONUS
+    if len(a) > 3 and len(b) > 3 and a[-2:] == b[-2:] and a.isalpha() and b.isalpha():
+        return ENDING_BONUS
+    return 0.0
+
+
+def personal(word: Word) -> bool:
+    """Whether a word is a personal pronoun (*я*, *она*, *нас*): a pronoun with a Person feature."""
+    return word.upos == "PRON" and word.feat("Person") is not None
+
+
+def fit(tree: BasicTree, source: Word, remnant: Word, candidate: Word) -> float:
+    """How well a remnant fits a candidate correlate (see :func:`correlates`)."""
+    score = tagged_pair_score(tree, remnant, candidate) + form_match(remnant, candidate)
+    if candidate.upos in ("ADV", "PART") and remnant.upos not in ("ADV", "PART"):
+        score -= ADVERB_COST  # "сначала", "не": adverbs contrast with adverbs
+    if personal(candidate) and remnant.upos != "PRON":
+        score -= PERSONAL_COST  # "Я превращу твое сердце в траву, а все ... в овец": the subject is shared
+    return score - DISTANCE_COST * abs(candidate.id - source.id)
+
+
 def correlates(tree: BasicTree, source: Word, remnants: list[Word]) -> list[Word | None]:
     """The correlate of each remnant in the full clause (None only when there is no candidate).
 
-    Candidates are the dependents of the copied word (of its predicate, and
-    that predicate itself, when the copied word is a copula) that stand
-    before the first remnant and are not function words, punctuation or
-    other clauses.  Each remnant takes a different candidate; the pairs are
-    chosen together to maximise :func:`eud.enhance.correlates.pair_score`
-    (a Case mismatch counts -3 rather than ruling the pair out: the tags are
-    predicted; an adverb or particle for a remnant that is neither -3),
-    plus a small bonus for candidates near the verb, minus
-    :data:`ORDER_COST` when the correlates come in the opposite order to the
-    remnants.  AGRR
-    always names a correlate, so a remnant is never left without one while
-    a candidate is free.
+    Candidates (:func:`candidates_of`) are the dependents of the copied word
+    (of its predicate, and that predicate itself, when the copied word is a
+    copula) and of an infinitive it governs (``xcomp``, ``csubj``) that
+    stand before the first remnant and are not function words, punctuation
+    or other clauses.  Each remnant takes a different candidate;
+    the pairs are chosen together to maximise their :func:`fit`:
+    :func:`eud.enhance.correlates.pair_score`, where a Case mismatch costs
+    :data:`CASE_COST` (nothing between nominative and accusative,
+    :func:`case_cost`) rather than ruling the pair out (the tags are
+    predicted: :func:`tagged_pair_score`), plus :data:`FORM_BONUS` for the
+    same form or :data:`ENDING_BONUS` for the same last two letters
+    (:func:`form_match`), minus :data:`ADVERB_COST` for an adverb or
+    particle when the remnant is neither, minus :data:`PERSONAL_COST` for a
+    personal pronoun when the remnant is no pronoun (such a subject is mostly
+    shared by both clauses), minus :data:`DISTANCE_COST` per word between
+    the candidate and the verb; and :data:`ORDER_COST` is subtracted when the
+    correlates come in the opposite order to the remnants.  AGRR always
+    names a correlate, so a remnant is never left without one while a
+    candidate is free.
     """
-    words = tree.sentence.words
-    base = source
-    if source.udeprel == "cop" and source.head:
-        base = words[source.head - 1]
-    first = min(r.id for r in remnants)
-    taken = {r.id for r in remnants} | {source.id}
-    pool = [words[c - 1] for c in tree.children[base.id]] + ([base] if base is not source else [])
-    candidates = [c for c in pool if c.id not in taken and c.id < first and c.udeprel not in NOT_CANDIDATE
-                  and c.upos not in ("PUNCT", "CCONJ", "SCONJ", "ADP")]
+    candidates = candidates_of(tree, source, remnants)
     if not candidates:
         return [None] * len(remnants)
-
-    def fit(r: Word, c: Word) -> float:
-        score = pair_score(tree, r, c)
-        if score <= -10:
-            score = -3.0
-        if c.upos in ("ADV", "PART") and r.upos not in ("ADV", "PART"):
-            score -= 3.0  # "сначала", "не": adverbs contrast with adverbs
-        return score - 0.15 * abs(c.id - source.id)
-
     best: tuple[float, list[Word | None]] = (float("-inf"), [None] * len(remnants))
     for combo in itertools.permutations(candidates + [None] * len(remnants), len(remnants)):
         if all(c is None for c in combo) or any(c is None for c in combo) and len(candidates) >= len(remnants):
             continue
-        total = sum(fit(r, c) for r, c in zip(remnants, combo) if c is not None)
+        total = sum(fit(tree, source, r, c) for r, c in zip(remnants, combo) if c is not None)
         placed = [c.id for c in combo if c is not None]
         total -= ORDER_COST * sum(1 for a, b in itertools.combinations(placed, 2) if a > b)
         if total > best[0]:
             best = (total, list(combo))
     return best[1]
+
+
+def correlate_span(tree: BasicTree, offsets: list[tuple[int, int]], correlate: Word, source: Word,
+                   stop: set[int], before: int) -> Span:
+    """A correlate's phrase: without the words in ``stop``, from ``before`` on, or across the verb.
+
+    The predicate of a copula clause (*Мир тогда был юным*) heads the whole
+    clause in UD; as a correlate it is only its own phrase, without the
+    clause's subject, obliques and other clause-level dependents.
+    """
+    words = tree.sentence.words
+    if correlate is not source and correlate is predicate_of(tree.sentence, source):
+        stop = stop | {c for c in tree.children[correlate.id] if words[c - 1].udeprel in CLAUSE_LEVEL}
+    return phrase_span(tree, offsets, correlate.id, stop, before=before, verb=source.id)
 
 
 def antecedent(sentence: Sentence, promoted: Word) -> int:
@@ -212,10 +314,10 @@ def answer(sentence: Sentence, offsets: list[tuple[int, int]], text: str) -> Agr
             spans["cV"].append(offsets[source.id - 1])
             matched = correlates(tree, source, remnants[:2])
             # A correlate's phrase stops at the other correlate, the verb and the gapped clause.
-            others = {c.id for c in matched if c is not None} | {source.id}
+            others = {c.id for c in matched if c is not None} | {source.id} | {promoted.id}
             start = min(r.id for r in remnants)
             for column, c in zip(("cR1", "cR2"), matched):
                 if c is not None:
-                    spans[column].append(phrase_span(tree, offsets, c.id, others - {c.id}, before=start))
+                    spans[column].append(correlate_span(tree, offsets, c, source, others - {c.id}, start))
     row.cls = 1 if spans["V"] else 0
     return row
