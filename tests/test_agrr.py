@@ -277,3 +277,15 @@ def test_correlates_inside_an_infinitive_the_verb_governs():
         (11, "case", "ADP", "_"), (8, "orphan", "NOUN", "Case=Acc"), (2, "punct", "PUNCT", "_"),
     ])
     assert got == [["можно"], ["Пузо"], ["в живот"]]
+
+
+def test_correlate_can_be_a_nouns_nominal_modifier():
+    # "пенсий" contrasts with "зарплат", the genitive inside the subject, not with the whole subject.
+    text = "Уровень зарплат вырос на 10%, пенсий — на 5%."
+    got = _correlate_texts(text, [
+        (3, "nsubj", "NOUN", "Case=Nom"), (1, "nmod", "NOUN", "Case=Gen"), (0, "root", "VERB", "_"),
+        (6, "case", "ADP", "_"), (6, "nummod", "NUM", "_"), (3, "obl", "SYM", "_"), (8, "punct", "PUNCT", "_"),
+        (3, "conj", "NOUN", "Case=Gen"), (8, "punct", "PUNCT", "_"), (12, "case", "ADP", "_"),
+        (12, "nummod", "NUM", "_"), (8, "orphan", "SYM", "_"), (3, "punct", "PUNCT", "_"),
+    ])
+    assert got == [["вырос"], ["зарплат"], ["на 10%"]]

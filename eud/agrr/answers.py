@@ -27,8 +27,8 @@
   edges trimmed;
 * ``cR1``/``cR2`` are the correlates of the first empty node's ``R1`` and
   ``R2`` among the copied word's dependents, the dependents of an
-  infinitive it governs and a copula clause's predicate
-  (:func:`correlates`, scored with :func:`fit`), spanned the same way but
+  infinitive it governs, a copula clause's predicate and the nominal
+  modifiers of all these (:func:`correlates`, scored with :func:`fit`), spanned the same way but
   without the verb, the other correlate, anything from the gapped clause
   on and anything on the other side of the verb; a copula clause's
   predicate without the clause's subject and other clause-level
@@ -51,6 +51,7 @@ FORM_BONUS = 3.0  # the same form
 ENDING_BONUS = 1.5  # the same last two letters
 ADVERB_COST = 3.0  # an adverb or particle for a remnant that is neither
 PERSONAL_COST = 3.0  # a personal pronoun for a remnant that is no pronoun
+NESTED_COST = 3.0  # a noun's nominal modifier
 DISTANCE_COST = 0.15  # per word between the candidate and the verb
 CLOSING = {"»": "«", ")": "(", "]": "[", "”": "“", '"': '"', "“": "„"}
 # Dependents of the copied word that are never correlates.
@@ -124,6 +125,9 @@ def candidates_of(tree: BasicTree, source: Word, remnants: list[Word]) -> list[W
     # The arguments of an infinitive the verb governs (*можно превратить пузо в живот*).
     out += [words[d - 1] for c in out if c.udeprel in ("xcomp", "csubj") and c.upos == "VERB"
             for d in tree.children[c.id]]
+    # A noun's nominal modifier (*уровень зарплат вырос ..., пенсий - ...*).
+    out += [words[d - 1] for c in out if c.upos in ("NOUN", "PROPN", "PRON", "NUM")
+            for d in tree.children[c.id] if words[d - 1].udeprel == "nmod"]
     out = [c for c in out if c.id not in taken and c.id < first and c.udeprel not in NOT_CANDIDATE
            and c.upos not in ("PUNCT", "CCONJ", "SCONJ", "ADP")]
     if base is not source and base.id < first:
@@ -193,6 +197,8 @@ def fit(tree: BasicTree, source: Word, remnant: Word, candidate: Word) -> float:
         score -= ADVERB_COST  # "сначала", "не": adverbs contrast with adverbs
     if personal(candidate) and remnant.upos != "PRON":
         score -= PERSONAL_COST  # "Я превращу твое сердце в траву, а все ... в овец": the subject is shared
+    if candidate.udeprel == "nmod":
+        score -= NESTED_COST
     return score - DISTANCE_COST * abs(candidate.id - source.id)
 
 
@@ -201,23 +207,24 @@ def correlates(tree: BasicTree, source: Word, remnants: list[Word]) -> list[Word
 
     Candidates (:func:`candidates_of`) are the dependents of the copied word
     (of its predicate, and that predicate itself, when the copied word is a
-    copula) and of an infinitive it governs (``xcomp``, ``csubj``) that
-    stand before the first remnant and are not function words, punctuation
-    or other clauses.  Each remnant takes a different candidate;
-    the pairs are chosen together to maximise their :func:`fit`:
-    :func:`eud.enhance.correlates.pair_score`, where a Case mismatch costs
-    :data:`CASE_COST` (nothing between nominative and accusative,
-    :func:`case_cost`) rather than ruling the pair out (the tags are
-    predicted: :func:`tagged_pair_score`), plus :data:`FORM_BONUS` for the
-    same form or :data:`ENDING_BONUS` for the same last two letters
+    copula) and of an infinitive it governs (``xcomp``, ``csubj``), and the
+    ``nmod`` dependents of nominal ones, that stand before the first remnant
+    and are not function words, punctuation or other clauses.  Each remnant
+    takes a different candidate; the pairs are chosen together to maximise
+    their :func:`fit`: :func:`eud.enhance.correlates.pair_score`, where a
+    Case mismatch costs :data:`CASE_COST` (nothing between nominative and
+    accusative, :func:`case_cost`) rather than ruling the pair out (the tags
+    are predicted: :func:`tagged_pair_score`), plus :data:`FORM_BONUS` for
+    the same form or :data:`ENDING_BONUS` for the same last two letters
     (:func:`form_match`), minus :data:`ADVERB_COST` for an adverb or
     particle when the remnant is neither, minus :data:`PERSONAL_COST` for a
-    personal pronoun when the remnant is no pronoun (such a subject is mostly
-    shared by both clauses), minus :data:`DISTANCE_COST` per word between
-    the candidate and the verb; and :data:`ORDER_COST` is subtracted when the
-    correlates come in the opposite order to the remnants.  AGRR always
-    names a correlate, so a remnant is never left without one while a
-    candidate is free.
+    personal pronoun when the remnant is no pronoun (such a subject is
+    mostly shared by both clauses), minus :data:`NESTED_COST` for a noun's
+    nominal modifier, minus :data:`DISTANCE_COST` per word between the
+    candidate and the verb; and :data:`ORDER_COST` is subtracted when the
+    correlates come in the opposite order to the remnants.  AGRR always names
+    a correlate, so a remnant is never left without one while a candidate is
+    free.
     """
     candidates = candidates_of(tree, source, remnants)
     if not candidates:
