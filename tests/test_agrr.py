@@ -217,75 +217,26 @@ def test_command_with_the_shipped_model(fixtures, tmp_path):
         assert "PASSED" in done.stdout + done.stderr
 
 
-def _correlate_texts(text, spec):
-    """cV, cR1 and cR2 that the answer gives for a hand-made orphan tree: (head, deprel, upos, feats) per word."""
-    sentence, offsets = sentence_from_text(text)
-    for w, (head, deprel, upos, feats) in zip(sentence.words, spec):
-        w.head, w.deprel, w.upos, w.lemma, w.feats = head, deprel, upos, w.form.lower(), feats
-    assert is_tree(sentence)
+
+def _correlate_cases():
+    """The hand-made orphan trees of fixtures/agrr_correlates.conllu, with the cV, cR1 and cR2 each should give."""
+    from pathlib import Path
+
+    from eud.conllu import read_conllu
+
+    fixture = Path(__file__).parent / "fixtures" / "agrr_correlates.conllu"
+    for sentence in read_conllu(fixture):
+        notes = dict(c[2:].split(" = ", 1) for c in sentence.comments)
+        expected = [[] if notes[c] == "_" else notes[c].split(" | ") for c in ("cV", "cR1", "cR2")]
+        yield pytest.param(sentence, expected, id=notes["sent_id"])
+
+
+@pytest.mark.parametrize(("sentence", "expected"), list(_correlate_cases()))
+def test_correlate_spans(sentence, expected):
+    """Each case's ``# note`` says what it checks (the predicate of a copula clause, a Case tag gone wrong, ...)."""
+    text = sentence.text
+    offsets = tokenize(text)
+    assert len(offsets) == len(sentence.words) and is_tree(sentence)
     Enhancer(find_profile("ru")).enhance(sentence)
     spans = answer(sentence, offsets, text).spans
-    return [[text[a:b] for a, b in spans[c]] for c in ("cV", "cR1", "cR2")]
-
-
-def test_correlate_of_a_copula_clause_is_the_predicate_without_its_adverbs():
-    # The predicate heads the clause (root): it is a candidate all the same, and
-    # its phrase leaves out the subject, the adverb and the copula.
-    text = "Вода тогда была холодной, а воздух — тёплым."
-    got = _correlate_texts(text, [
-        (4, "nsubj", "NOUN", "Case=Nom"), (4, "advmod", "ADV", "_"), (4, "cop", "AUX", "_"),
-        (0, "root", "ADJ", "Case=Ins"), (7, "punct", "PUNCT", "_"), (7, "cc", "CCONJ", "_"),
-        (4, "conj", "NOUN", "Case=Nom"), (7, "punct", "PUNCT", "_"), (7, "orphan", "ADJ", "Case=Ins"),
-        (4, "punct", "PUNCT", "_"),
-    ])
-    assert got == [["была"], ["Вода"], ["холодной"]]
-
-
-def test_correlate_with_the_same_form_despite_a_wrong_case_tag():
-    # The tagger gave the two "кому-то" different cases: the same form still pairs them.
-    text = "Кому-то в этом помогает музыка, кому-то книги."
-    got = _correlate_texts(text, [
-        (4, "iobj", "PRON", "Case=Ins"), (3, "case", "ADP", "_"), (4, "obl", "PRON", "Case=Loc"),
-        (0, "root", "VERB", "_"), (4, "nsubj", "NOUN", "Case=Nom"), (8, "punct", "PUNCT", "_"),
-        (8, "orphan", "PRON", "Case=Dat"), (4, "conj", "NOUN", "Case=Nom"), (4, "punct", "PUNCT", "_"),
-    ])
-    assert got == [["помогает"], ["Кому-то"], ["музыка"]]
-
-
-def test_correlate_is_no_personal_pronoun_for_a_noun_and_nominative_may_be_accusative():
-    # "журналы" tagged nominative (an inanimate plural reads alike in the accusative):
-    # it contrasts with the object "Книги", not with the shared subject "мы".
-    text = "Книги мы отдадим в библиотеку, а журналы — в школу."
-    got = _correlate_texts(text, [
-        (3, "obj", "NOUN", "Animacy=Inan|Case=Acc"), (3, "nsubj", "PRON", "Case=Nom|Person=1"),
-        (0, "root", "VERB", "_"), (5, "case", "ADP", "_"), (3, "obl", "NOUN", "Case=Acc"),
-        (8, "punct", "PUNCT", "_"), (8, "cc", "CCONJ", "_"), (3, "conj", "NOUN", "Animacy=Inan|Case=Nom"),
-        (8, "punct", "PUNCT", "_"), (11, "case", "ADP", "_"), (8, "orphan", "NOUN", "Case=Acc"),
-        (3, "punct", "PUNCT", "_"),
-    ])
-    assert got == [["отдадим"], ["Книги"], ["в библиотеку"]]
-
-
-def test_correlates_inside_an_infinitive_the_verb_governs():
-    # "можно превратить пузо в живот": the correlates are the infinitive's dependents,
-    # and a correlate's phrase does not reach across the verb.
-    text = "Пузо можно превратить в живот, а ноги — в камень."
-    got = _correlate_texts(text, [
-        (3, "obj", "NOUN", "Animacy=Inan|Case=Acc"), (0, "root", "ADV", "_"), (2, "csubj", "VERB", "VerbForm=Inf"),
-        (5, "case", "ADP", "_"), (3, "obl", "NOUN", "Case=Acc"), (8, "punct", "PUNCT", "_"),
-        (8, "cc", "CCONJ", "_"), (2, "conj", "NOUN", "Animacy=Inan|Case=Acc"), (8, "punct", "PUNCT", "_"),
-        (11, "case", "ADP", "_"), (8, "orphan", "NOUN", "Case=Acc"), (2, "punct", "PUNCT", "_"),
-    ])
-    assert got == [["можно"], ["Пузо"], ["в живот"]]
-
-
-def test_correlate_can_be_a_nouns_nominal_modifier():
-    # "пенсий" contrasts with "зарплат", the genitive inside the subject, not with the whole subject.
-    text = "Уровень зарплат вырос на 10%, пенсий — на 5%."
-    got = _correlate_texts(text, [
-        (3, "nsubj", "NOUN", "Case=Nom"), (1, "nmod", "NOUN", "Case=Gen"), (0, "root", "VERB", "_"),
-        (6, "case", "ADP", "_"), (6, "nummod", "NUM", "_"), (3, "obl", "SYM", "_"), (8, "punct", "PUNCT", "_"),
-        (3, "conj", "NOUN", "Case=Gen"), (8, "punct", "PUNCT", "_"), (12, "case", "ADP", "_"),
-        (12, "nummod", "NUM", "_"), (8, "orphan", "SYM", "_"), (3, "punct", "PUNCT", "_"),
-    ])
-    assert got == [["вырос"], ["зарплат"], ["на 10%"]]
+    assert [[text[a:b] for a, b in spans[c]] for c in ("cV", "cR1", "cR2")] == expected

@@ -33,7 +33,9 @@
   on and anything on the other side of the verb; a copula clause's
   predicate without the clause's subject and other clause-level
   dependents (:func:`correlate_span`).  Punctuation at a phrase's edges is
-  trimmed, except a closing bracket or quote whose opening one is inside.
+  trimmed, except a closing bracket or quote whose opening one is inside;
+  a correlate's phrase also takes such a bracket or quote, or the dot of an
+  abbreviation, attached right after it (:func:`closed`).
 """
 
 from __future__ import annotations
@@ -252,7 +254,30 @@ def correlate_span(tree: BasicTree, offsets: list[tuple[int, int]], correlate: W
     words = tree.sentence.words
     if correlate is not source and correlate is predicate_of(tree.sentence, source):
         stop = stop | {c for c in tree.children[correlate.id] if words[c - 1].udeprel in CLAUSE_LEVEL}
-    return phrase_span(tree, offsets, correlate.id, stop, before=before, verb=source.id)
+    span = phrase_span(tree, offsets, correlate.id, stop, before=before, verb=source.id)
+    return closed(words, offsets, span)
+
+
+def closed(words: list[Word], offsets: list[tuple[int, int]], span: Span) -> Span:
+    """A span stretched over the mark right after it, with no space between, that closes it.
+
+    That is a bracket or quote opened inside the span (*цифру «1»*), or the
+    dot of an abbreviation: a short lowercase word (*в 2005 г.*,
+    *21 руб.*).  The parser hangs such marks anywhere.
+    """
+    a, b = span
+    last = next((k for k, (_, end) in enumerate(offsets) if end == b), len(words))
+    if last + 1 >= len(words) or offsets[last + 1][0] != b:
+        return span
+    mark, form = words[last + 1].form, words[last].form
+    inside = [w.form for w, (start, end) in zip(words, offsets) if a <= start and end <= b]
+    opener = CLOSING.get(mark)
+    if opener == mark:
+        unclosed = inside.count(mark) % 2 == 1
+    else:
+        unclosed = opener is not None and inside.count(opener) > inside.count(mark)
+    abbreviation = mark == "." and form.isalpha() and form.islower() and len(form) <= 4
+    return (a, offsets[last + 1][1]) if unclosed or abbreviation else span
 
 
 def antecedent(sentence: Sentence, promoted: Word) -> int:
