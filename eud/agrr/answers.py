@@ -198,7 +198,7 @@ def fit(tree: BasicTree, source: Word, remnant: Word, candidate: Word) -> float:
     if candidate.upos in ("ADV", "PART") and remnant.upos not in ("ADV", "PART"):
         score -= ADVERB_COST  # "сначала", "не": adverbs contrast with adverbs
     if personal(candidate) and remnant.upos != "PRON":
-        score -= PERSONAL_COST  # "Я превращу твое сердце в траву, а все ... в овец": the subject is shared
+        score -= PERSONAL_COST  # "Определение переменных мы рассмотрим в разделе 3.4, а команду MOV — в 3.2": shared
     if candidate.udeprel == "nmod":
         score -= NESTED_COST
     return score - DISTANCE_COST * abs(candidate.id - source.id)
