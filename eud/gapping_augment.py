@@ -11,6 +11,8 @@ A conjunct is gapped only when the result is a plain gapping: both verbs are VER
 the same lemma, the second one has nothing but remnants, ``cc`` and ``punct`` below it
 (no auxiliary, marker, particle or clause that would be stranded), at least two
 remnants, all nominal or adverbial (:data:`REMNANTS`), and every remnant has a correlate of the same relation on the first verb.
+With ``auxiliaries`` the second verb may have auxiliaries too, and they are elided with it, as
+gapping elides the finite verb with its non-finite one (*Kim has bought a car and Lee a bike*).
 The new sentences have no enhanced layer (their graph would need empty nodes), so
 they teach the tree and tagger heads only.
 """
@@ -29,6 +31,8 @@ PROMOTION = ("nsubj", "obj", "iobj", "obl", "advmod", "csubj", "xcomp", "ccomp",
 REMNANTS = ("nsubj", "obj", "iobj", "obl", "advmod")
 # Dependents that move to the promoted remnant with their own relation.
 CARRIED = ("cc", "punct")
+# Dependents elided with the verb (``auxiliaries=True``).
+ELIDED = ("aux", "aux:pass")
 
 
 def _children(sentence: Sentence) -> dict[int, list[Word]]:
@@ -38,12 +42,14 @@ def _children(sentence: Sentence) -> dict[int, list[Word]]:
     return out
 
 
-def gappable(sentence: Sentence, *, same_lemma: bool = True) -> list[tuple[Word, Word]]:
+def gappable(sentence: Sentence, *, same_lemma: bool = True, auxiliaries: bool = False) -> list[tuple[Word, Word]]:
     """The (first verb, second verb) conj pairs whose second verb can be deleted as a plain gap.
 
     With ``same_lemma=False`` the verbs may differ: the gapped text then means something
-    else, but its tree is still the right analysis of that text.
+    else, but its tree is still the right analysis of that text.  With ``auxiliaries`` the
+    second verb's auxiliaries go with it (see the module docstring).
     """
+    elided = ELIDED if auxiliaries else ()
     kids = _children(sentence)
     pairs = []
     for v2 in sentence.words:
@@ -53,7 +59,7 @@ def gappable(sentence: Sentence, *, same_lemma: bool = True) -> list[tuple[Word,
         if v1.upos != "VERB" or v2.id < v1.id or (same_lemma and v1.lemma.lower() != v2.lemma.lower()):
             continue
         deps = kids.get(v2.id, [])
-        remnants = [d for d in deps if d.udeprel not in CARRIED]
+        remnants = [d for d in deps if d.udeprel not in CARRIED and d.deprel not in elided]
         if len(remnants) < 2 or any(d.udeprel not in REMNANTS for d in remnants):
             continue
         correlates = {d.udeprel for d in kids.get(v1.id, [])}
@@ -69,14 +75,17 @@ def promoted(remnants: Iterable[Word]) -> Word:
 
 
 def gap(sentence: Sentence, verbs: Iterable[Word]) -> Sentence:
-    """A copy of ``sentence`` without the words ``verbs`` (each a gappable second verb), their clauses re-attached."""
+    """A copy of ``sentence`` without the words ``verbs`` (each a gappable second verb) and their
+    auxiliaries, their clauses re-attached."""
     out = copy.deepcopy(sentence)
-    gone = sorted(v.id for v in verbs)
+    verb_ids = sorted(v.id for v in verbs)
     words = {w.id: w for w in out.words}
     kids = _children(out)
-    for vid in gone:
+    gone = set(verb_ids)
+    for vid in verb_ids:
         v = words[vid]
-        deps = kids.get(vid, [])
+        deps = [d for d in kids.get(vid, []) if d.deprel not in ELIDED]
+        gone |= {d.id for d in kids.get(vid, []) if d.deprel in ELIDED}
         p = promoted(d for d in deps if d.udeprel not in CARRIED)
         for d in deps:
             if d is p:
@@ -124,10 +133,12 @@ def surface(sentence: Sentence) -> str:
     return "".join(parts).strip()
 
 
-def augment(sentences: Iterable[Sentence], *, same_lemma: bool = True) -> Iterator[Sentence]:
+def augment(sentences: Iterable[Sentence], *, same_lemma: bool = True, auxiliaries: bool = False) -> Iterator[Sentence]:
     """A gapped copy of every sentence that has gappable conjuncts (all of them gapped at once)."""
     for s in sentences:
         in_tokens = {i for t in s.tokens for i in range(t.first, t.last + 1)}
-        verbs = [v2 for _, v2 in gappable(s, same_lemma=same_lemma) if v2.id not in in_tokens]
+        kids = _children(s)
+        verbs = [v2 for _, v2 in gappable(s, same_lemma=same_lemma, auxiliaries=auxiliaries)
+                 if v2.id not in in_tokens and not any(d.id in in_tokens for d in kids.get(v2.id, []) if d.deprel in ELIDED)]
         if verbs:
             yield gap(s, verbs)

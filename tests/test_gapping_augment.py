@@ -52,3 +52,14 @@ def test_train_entries_strip_deps_and_repeat(tmp_path: Path) -> None:
         file_entries([{"path": "t.conllu", "repeat": 0}], tmp_path, "train")
     with pytest.raises(ValueError, match="unknown key"):
         file_entries([{"path": "t.conllu", "oversample": 2}], tmp_path, "train")
+
+
+def test_auxiliaries_are_elided_with_their_verb() -> None:
+    sentences = list(read_conllu(FIXTURES / "gapping_augment_in.conllu"))
+    aux = next(s for s in sentences if s.sent_id == "not-gappable")
+    assert list(augment([aux])) == []
+    (gapped,) = augment([aux], auxiliaries=True)
+    # *has eaten* goes as a whole; Mary is promoted, pears hangs from her as orphan.
+    assert gapped.text == "John has eaten apples and Mary pears and Sue slept."
+    assert [(w.form, w.head, w.deprel) for w in gapped.words[4:8]] == [
+        ("and", 6, "cc"), ("Mary", 3, "conj"), ("pears", 6, "orphan"), ("and", 10, "cc")]

@@ -15,7 +15,8 @@ A config's ``train`` (and ``extra_dev``) is a path or a list whose items are pat
 - ``lang``: the language code the file trains (default: the file name up to its first ``_``,
   ``cs_cac-ud-dev.conllu`` → ``cs``); a multilingual model (``encoder.lang_dim`` > 0) embeds it.
 - ``augment``: keep only synthetic copies made by :mod:`eud.gapping_augment`
-  (``"gapping"``: same-lemma verbs; ``"gapping-any-verb"``: any two coordinated verbs).
+  (``"gapping"``: same-lemma verbs; ``"gapping-any-verb"``: any two coordinated verbs;
+  ``"gapping-any-verb-aux"``: the same, the second verb's auxiliaries elided with it).
 - ``tune_every``: this file's share of the tuning slice, overriding the config's ``tune_every``
   (``0``: train on all of it; ``2``: hold every second sentence apart), so that a slice can come
   from one file (an in-domain dev split) while the others train whole.
@@ -30,7 +31,12 @@ from eud.conllu import open_text, parse_conllu
 from eud.gapping_augment import augment
 from eud.graph import Sentence
 
-AUGMENTS = {"gapping": True, "gapping-any-verb": False}  # name → same_lemma
+# name → options of eud.gapping_augment.augment
+AUGMENTS = {
+    "gapping": {"same_lemma": True},
+    "gapping-any-verb": {"same_lemma": False},
+    "gapping-any-verb-aux": {"same_lemma": False, "auxiliaries": True},
+}
 KEYS = ("path", "repeat", "enhanced", "augment", "lang", "tune_every")
 
 
@@ -90,7 +96,7 @@ def read_entry(entry: dict[str, Any]) -> list[Sentence]:
         text = strip_enhanced(text)
     sentences = parse_conllu(text, name=path)
     if entry.get("augment"):
-        sentences = list(augment(sentences, same_lemma=AUGMENTS[entry["augment"]]))
+        sentences = list(augment(sentences, **AUGMENTS[entry["augment"]]))
     return sentences
 
 
