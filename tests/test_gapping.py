@@ -460,3 +460,32 @@ def test_adposition_remnant_is_oblique() -> None:
     sentence = next(s for s in read_conllu(FIXTURES / "gapping_en_profile.conllu") if s.sent_id == "gap-profile-14")
     enhance(sentence, language="en")
     assert [sentence.deps((i, 0)) for i in (11, 12)] == ["8.1:nsubj", "8.1:obl"]
+
+
+def test_a_remnant_contrasting_with_a_predicate_keeps_it_out_of_the_elided_chain() -> None:
+    """*Prices closed higher in Stockholm and lower in Zurich*, with *Stockholm* on *higher* (as a parser may have it).
+
+    *Zurich* fits *Stockholm* best below *higher*, but *lower* contrasts with *higher* itself, so
+    only *closed* was elided: one empty node, *lower* its xcomp, *Zurich* its obl (not two nested
+    nodes with *lower* left without a correlate).
+    """
+    from eud.enhance import Enhancer, find_profile
+
+    rows = [
+        "1\tPrices\tprice\tNOUN\tNNS\tNumber=Plur\t2\tnsubj\t_\t_",
+        "2\tclosed\tclose\tVERB\tVBD\tMood=Ind|Tense=Past|VerbForm=Fin\t0\troot\t_\t_",
+        "3\thigher\thigh\tADJ\tJJR\tDegree=Cmp\t2\txcomp\t_\t_",
+        "4\tin\tin\tADP\tIN\t_\t5\tcase\t_\t_",
+        "5\tStockholm\tStockholm\tPROPN\tNNP\tNumber=Sing\t3\tobl\t_\t_",
+        "6\tand\tand\tCCONJ\tCC\t_\t7\tcc\t_\t_",
+        "7\tlower\tlow\tADJ\tJJR\tDegree=Cmp\t2\tconj\t_\t_",
+        "8\tin\tin\tADP\tIN\t_\t9\tcase\t_\t_",
+        "9\tZurich\tZurich\tPROPN\tNNP\tNumber=Sing\t7\torphan\t_\tSpaceAfter=No",
+        "10\t.\t.\tPUNCT\t.\t_\t2\tpunct\t_\t_",
+    ]
+    sentence = Enhancer(find_profile("en")).enhance(parse_conllu("\n".join(rows) + "\n\n")[0])
+    assert [(e.id, e.misc) for e in sentence.empty_nodes] == [("6.1", "CopyOf=2")]
+    assert [sentence.deps((i, 0)) for i in (7, 9)] == ["6.1:xcomp", "6.1:obl:in"]
+    # Zurich's relation comes from its own form: Stockholm is no dependent of the antecedent.
+    (clause,) = Gapping(language="en").alignments(sentence)
+    assert [c.form if c else None for c in clause.correlates] == ["higher", None]

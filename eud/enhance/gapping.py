@@ -91,6 +91,7 @@ from eud.enhance.correlates import (
     alignment_score,
     label_from_correlate,
     label_from_form,
+    pair_score,
     pos_class,
 )
 from eud.enhance.profiles import Profile, ProfileError, find_profile
@@ -436,6 +437,10 @@ class Gapping:
             deep_labels, deep = self._labels(tree, remnants, source, chain=chain)
             if not any(c is not None and c.head == chain[-1].id for c in deep):
                 continue  # the lowest predicate would govern no remnant
+            if any(c is None and any(pair_score(tree, r, q) > 0 for q in chain) for r, c in zip(remnants, deep)):
+                # A remnant contrasts with the predicate itself, which was not elided: *closed higher
+                # in Stockholm and lower in Zurich* (a parser may hang *Stockholm* on *higher*).
+                continue
             below = sum(1 for c in deep if c is not None and c.head != source.id)
             score = alignment_score(tree, remnants, deep) - 1.5 * _crossings(deep) - LEVEL_COST * below
             if score > best:
