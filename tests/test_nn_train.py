@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import shutil
 import subprocess
@@ -173,6 +174,30 @@ def test_store_package_weights_rewrites_a_package_in_int8(tmp_path: Path, fixtur
         if value.is_floating_point():
             assert torch.allclose(loaded.state_dict()[name], value, atol=0.05), name
     assert not list((tmp_path / "pkg").glob("*.tmp"))
+
+
+def test_a_rules_package_can_drop_its_graph_scorer(tmp_path: Path, fixtures: Path) -> None:
+    from eud.nn.package import PackageError, load_config, store_package_weights
+    from eud.pipeline import Pipeline
+
+    sentences = list(read_conllu(fixtures / "parser_tiny.conllu"))
+    vocabs = build_vocabs(sentences, min_word_count=1)
+    enc = resolve_encoder_config({"type": "charlstm", **SMALL_CHARLSTM})
+    torch.manual_seed(5)
+    model = Parser({"encoder": enc, "model": SMALL_MODEL}, vocabs)
+    for mode in ("graph", "rules"):
+        save_package(tmp_path / mode, model, vocabs, {"encoder": enc, "model": SMALL_MODEL, "language": "en",
+                                                      "graph_mode": mode})
+    with pytest.raises(PackageError, match="not 'rules'"):
+        store_package_weights(tmp_path / "graph", "int8", drop_graph_scorer=True)
+    store_package_weights(tmp_path / "rules", "int8")
+    before = [format_sentence(s) for s in Pipeline.load(tmp_path / "rules").parse_sentences(copy.deepcopy(sentences))]
+    store_package_weights(tmp_path / "rules", "int8", drop_graph_scorer=True)
+    assert load_config(tmp_path / "rules")["model"]["graph"] is False
+    loaded, _, _ = load_package(tmp_path / "rules")
+    assert loaded.graph is None and not any(k.startswith("graph.") for k in loaded.state_dict())
+    after = [format_sentence(s) for s in Pipeline.load(tmp_path / "rules").parse_sentences(copy.deepcopy(sentences))]
+    assert after == before  # the rules never read the scorer
 
 
 def test_rules_mode_skips_the_graph_scorer_and_writes_the_same(tmp_path: Path, fixtures: Path) -> None:

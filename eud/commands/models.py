@@ -4,7 +4,8 @@ Figures come from each model's ``scores.json`` (written by ``eval/iwpt_eval.py``
 in, official scorer); a model without one shows ``-``.  Reads no weights, so it is instant.
 
 ``eud models --store int8 FOLDER...`` rewrites packages' weights in another storage (int8 rows
-with a scale each: about half the size of fp16; see :mod:`eud.nn.package`).
+with a scale each: about half the size of fp16; see :mod:`eud.nn.package`); with
+``--drop-graph-scorer`` a package whose graphs come from the rules loses the scorer it never runs.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ def listing(folder: Path | None = None) -> list[str]:
     return lines
 
 
-def store(storage: str | None, folders: list[Path]) -> int:
+def store(storage: str | None, folders: list[Path], drop_graph_scorer: bool = False) -> int:
     """``--store``: rewrite each package's weights; a folder that is not a package is an error."""
     if not storage or not folders:
         print("eud models: --store needs a storage and at least one model folder", file=sys.stderr)
@@ -61,7 +62,7 @@ def store(storage: str | None, folders: list[Path]) -> int:
     for folder in folders:
         before = (folder / "model.safetensors").stat().st_size if (folder / "model.safetensors").is_file() else 0
         try:
-            store_package_weights(folder, storage)
+            store_package_weights(folder, storage, drop_graph_scorer=drop_graph_scorer)
         except (PackageError, OSError) as err:
             print(f"eud models: {err}", file=sys.stderr)
             return 2
@@ -76,10 +77,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dir", help="models folder (default: $EUD_MODELS or the repository's models/)")
     ap.add_argument("--store", choices=("fp32", "fp16", "int8"),
                     help="rewrite the weights of the package FOLDERs in this storage (needs the nn extra)")
+    ap.add_argument("--drop-graph-scorer", action="store_true",
+                    help="with --store: leave out the enhanced-graph scorer of packages whose graphs come from "
+                         "the rules (graph_mode = rules), which never run it")
     ap.add_argument("folders", nargs="*", type=Path, help="model packages for --store")
     args = ap.parse_args(argv)
     if args.store or args.folders:
-        return store(args.store, args.folders)
+        return store(args.store, args.folders, args.drop_graph_scorer)
     folder = Path(args.dir) if args.dir else None
     if folder is not None and not folder.is_dir():
         print(f"eud models: {folder}: no such folder", file=sys.stderr)

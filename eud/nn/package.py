@@ -105,22 +105,31 @@ def save_package(folder: Path, model: Parser, vocabs: dict[str, Vocab], config: 
     (folder / "vocab.json").write_text(json.dumps(vocabs_to_json(vocabs), ensure_ascii=False) + "\n")
 
 
-def store_package_weights(folder: str | Path, storage: str) -> None:
+def store_package_weights(folder: str | Path, storage: str, *, drop_graph_scorer: bool = False) -> None:
     """Rewrite a finished package's weights in another storage (``int8`` to ship it smaller).
 
     The weights are read back to fp32 first, so converting an fp16 package to int8 quantizes
     the fp16 values; config.json records the new storage.  Each file is replaced atomically.
+    With ``drop_graph_scorer`` the enhanced-graph scorer goes too (``model.graph = false``):
+    only for a package whose graphs come from the rules (``graph_mode = "rules"``), which
+    never runs it.
     """
     from safetensors.torch import load_file, save_file
 
     folder = Path(folder)
     config = load_config(folder)
     _check_files(folder)
+    if drop_graph_scorer and config.get("graph_mode") != "rules":
+        raise PackageError(f"{folder}: graph_mode is {config.get('graph_mode')!r}, not 'rules': "
+                           "its graphs need the graph scorer")
     config.pop("fp16_weights", None)
     config["weights"] = storage
     weights_storage(config)
     weights = folder / "model.safetensors"
     state = decode_weights(load_file(str(weights)))
+    if drop_graph_scorer:
+        state = {name: value for name, value in state.items() if not name.startswith("graph.")}
+        config["model"] = {**config.get("model", {}), "graph": False}
     tmp = temporary_name(weights)
     try:
         save_file(encode_weights(state, storage), tmp, metadata={"format": FORMAT})
