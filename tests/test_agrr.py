@@ -240,3 +240,140 @@ def test_correlate_spans(sentence, expected):
     Enhancer(find_profile("ru")).enhance(sentence)
     spans = answer(sentence, offsets, text).spans
     assert [[text[a:b] for a, b in spans[c]] for c in ("cV", "cR1", "cR2")] == expected
+
+
+def _answer_of(text, spec, feats=None):
+    """Enhance a hand-made tree of ``text`` (``spec`` as for :func:`_tree`, ``feats`` by word id) and read its answer."""
+    sentence, offsets = sentence_from_text(text)
+    assert len(sentence.words) == len(spec)
+    _tree(sentence, spec)
+    for i, f in (feats or {}).items():
+        sentence.words[i - 1].feats = f
+    assert is_tree(sentence)
+    Enhancer(find_profile("ru")).enhance(sentence)
+    spans = answer(sentence, offsets, text).spans
+    return {c: [text[a:b] if b > a else text[a:] for a, b in spans[c]] for c in spans}
+
+
+def test_remnant_takes_its_conjuncts_but_not_a_clause():
+    # The promoted remnant's conj is part of its phrase (gold: "богатство и слава").
+    got = _answer_of("Жизнь зависит от судьбы, а богатство и слава — от неба.", [
+        (2, "nsubj", "NOUN"), (0, "root", "VERB"), (4, "case", "ADP"), (2, "obl", "NOUN"), (7, "punct", "PUNCT"),
+        (7, "cc", "CCONJ"), (2, "conj", "NOUN"), (9, "cc", "CCONJ"), (7, "conj", "NOUN"), (7, "punct", "PUNCT"),
+        (12, "case", "ADP"), (7, "orphan", "NOUN"), (2, "punct", "PUNCT")])
+    assert got["R1"] == ["богатство и слава"] and got["R2"] == ["от неба"]
+    assert got["V"] == ["от неба."]
+    # A conj with a subject and a copula of its own is the next clause, not part of R2.
+    got = _answer_of("Он вернул товар, а мне деньги, ответ был отрицательным.", [
+        (2, "nsubj", "PRON"), (0, "root", "VERB"), (2, "obj", "NOUN"), (7, "punct", "PUNCT"), (7, "cc", "CCONJ"),
+        (7, "orphan", "PRON"), (2, "conj", "NOUN"), (11, "punct", "PUNCT"), (11, "nsubj", "NOUN"), (11, "cop", "AUX"),
+        (7, "conj", "ADJ"), (2, "punct", "PUNCT")])
+    assert got["R1"] == ["мне"] and got["R2"] == ["деньги"]
+
+
+def test_first_remnant_without_conjunction_and_with_abbreviation_dot():
+    # "а" hangs from the first remnant (an orphan); AGRR's R1 starts after it, and takes the dot of "г."
+    text = "В 2005 г. цены выросли на 5%, а в 2006 г. - на 7%."
+    got = _answer_of(text, [
+        (3, "case", "ADP"), (3, "amod", "ADJ"), (6, "obl", "NOUN"), (6, "punct", "PUNCT"), (6, "nsubj", "NOUN"),
+        (0, "root", "VERB"), (9, "case", "ADP"), (9, "nummod", "NUM"), (6, "obl", "SYM"), (19, "punct", "PUNCT"),
+        (14, "cc", "CCONJ"), (14, "case", "ADP"), (14, "amod", "ADJ"), (19, "orphan", "NOUN"), (19, "punct", "PUNCT"),
+        (19, "punct", "PUNCT"), (19, "case", "ADP"), (19, "nummod", "NUM"), (6, "conj", "SYM"), (6, "punct", "PUNCT")])
+    assert got["R1"] == ["в 2006 г."] and got["R2"] == ["на 7%"]
+    assert got["V"] == [text[text.index("на 7%"):]]
+    # The sentence's full stop is no abbreviation's dot.
+    got = _answer_of("Ты любишь его, а он тебя.", [
+        (2, "nsubj", "PRON"), (0, "root", "VERB"), (2, "obj", "PRON"), (6, "punct", "PUNCT"), (6, "cc", "CCONJ"),
+        (2, "conj", "PRON"), (6, "orphan", "PRON"), (2, "punct", "PUNCT")])
+    assert got["R1"] == ["он"] and got["R2"] == ["тебя"]
+
+
+def test_dash_parts_the_remnants():
+    # The parser hung "устойчивыми" on the second remnant; the dash standing for the verb parts them.
+    text = "Наиболее стабильными оказались одни, наименее устойчивыми — другие."
+    got = _answer_of(text, [
+        (2, "advmod", "ADV"), (3, "xcomp", "ADJ"), (0, "root", "VERB"), (3, "nsubj", "ADJ"), (9, "punct", "PUNCT"),
+        (9, "orphan", "ADV"), (9, "amod", "ADJ"), (9, "punct", "PUNCT"), (3, "conj", "ADJ"), (3, "punct", "PUNCT")])
+    assert got["R1"] == ["наименее устойчивыми"] and got["R2"] == ["другие"]
+    assert got["V"] == ["другие."]
+
+
+def test_remnants_split_by_the_parser_join_up_to_the_dash():
+    # Three remnants for one gap: those before the dash make R1.
+    text = "Из буфета я достал кружки, а из ящика и шкафа - ложки."
+    got = _answer_of(text, [
+        (2, "case", "ADP"), (4, "obl", "NOUN"), (4, "nsubj", "PRON"), (0, "root", "VERB"), (4, "obj", "NOUN"),
+        (13, "punct", "PUNCT"), (13, "cc", "CCONJ"), (9, "case", "ADP"), (13, "orphan", "NOUN"), (11, "cc", "CCONJ"),
+        (13, "orphan", "NOUN"), (13, "punct", "PUNCT"), (4, "conj", "NOUN"), (4, "punct", "PUNCT")])
+    assert got["R1"] == ["из ящика и шкафа"] and got["R2"] == ["ложки"]
+    assert got["V"] == ["ложки."]
+
+
+def test_chain_gaps_restores_one_verb_per_clause():
+    from eud.agrr.gaps import chain_gaps
+
+    text = "Цена А снизилась на 1%, Б - на 2%, В - на 3%."
+    sentence, offsets = sentence_from_text(text)
+    # The third clause's remnants hang from the second clause's promoted remnant.
+    _tree(sentence, [
+        (3, "nsubj", "NOUN"), (1, "nmod", "PROPN"), (0, "root", "VERB"), (6, "case", "ADP"), (6, "nummod", "NUM"),
+        (3, "obl", "SYM"), (12, "punct", "PUNCT"), (12, "orphan", "PROPN"), (12, "punct", "PUNCT"), (12, "case", "ADP"),
+        (12, "nummod", "NUM"), (3, "conj", "SYM"), (12, "punct", "PUNCT"), (12, "orphan", "PROPN"), (12, "punct", "PUNCT"),
+        (18, "case", "ADP"), (18, "nummod", "NUM"), (12, "orphan", "SYM"), (3, "punct", "PUNCT")])
+    assert chain_gaps(sentence)
+    assert is_tree(sentence)
+    assert [(w.head, w.deprel) for w in sentence.words[12:18]] == [
+        (18, "punct"), (18, "orphan"), (18, "punct"), (18, "case"), (18, "nummod"), (3, "conj")]
+    assert not chain_gaps(sentence)
+    Enhancer(find_profile("ru")).enhance(sentence)
+    spans = answer(sentence, offsets, text).spans
+    assert [text[a:] for a, _ in spans["V"]] == ["на 2%, В - на 3%.", "на 3%."]
+    assert [text[a:b] for a, b in spans["R1"]] == ["Б", "В"]
+
+
+def test_chain_gaps_leaves_one_clause_alone():
+    from eud.agrr.gaps import chain_gaps
+
+    # A comma inside the clause, but no second remnant pair behind a dash.
+    sentence, _ = sentence_from_text("Он привязан к демону, а тот, в свою очередь, — к душе.")
+    _tree(sentence, [
+        (2, "nsubj", "PRON"), (0, "root", "VERB"), (4, "case", "ADP"), (2, "obl", "NOUN"), (7, "punct", "PUNCT"),
+        (7, "cc", "CCONJ"), (2, "conj", "PRON"), (11, "punct", "PUNCT"), (11, "case", "ADP"), (11, "det", "DET"),
+        (7, "parataxis", "NOUN"), (7, "punct", "PUNCT"), (7, "punct", "PUNCT"), (15, "case", "ADP"),
+        (7, "orphan", "NOUN"), (2, "punct", "PUNCT")])
+    assert not chain_gaps(sentence)
+
+
+PASSIVE = "Aspect=Perf|Number=Plur|Tense=Past|Variant=Short|VerbForm=Part|Voice=Pass"
+
+
+def test_gap_position_verb_groups():
+    # An auxiliary the conj hangs from gives way to the participle it goes with.
+    got = _answer_of("Одни письма были адресованы вам, а другие — ему.", [
+        (2, "det", "DET"), (4, "nsubj:pass", "NOUN"), (4, "aux:pass", "AUX"), (0, "root", "VERB"), (4, "iobj", "PRON"),
+        (8, "punct", "PUNCT"), (8, "cc", "CCONJ"), (3, "conj", "DET"), (8, "punct", "PUNCT"), (8, "orphan", "PRON"),
+        (4, "punct", "PUNCT")], {4: PASSIVE})
+    assert got["cV"] == ["адресованы"] and got["cR2"] == ["вам"]
+    # A short adjective the tagger calls a participle keeps its auxiliary (AGRR: "были").
+    got = _answer_of("Глаза были полны огня, а лицо - злобы.", [
+        (3, "nsubj:pass", "NOUN"), (3, "aux:pass", "AUX"), (0, "root", "VERB"), (3, "obl", "NOUN"), (7, "punct", "PUNCT"),
+        (7, "cc", "CCONJ"), (2, "conj", "NOUN"), (7, "punct", "PUNCT"), (7, "orphan", "NOUN"), (3, "punct", "PUNCT")],
+        {3: PASSIVE})
+    assert got["cV"] == ["были"]
+    # A predicative modal is the verb, not its copula.
+    got = _answer_of("Она должна была нести сумку, а он чемодан.", [
+        (2, "nsubj", "PRON"), (0, "root", "ADJ"), (2, "cop", "AUX"), (2, "xcomp", "VERB"), (4, "obj", "NOUN"),
+        (8, "punct", "PUNCT"), (8, "cc", "CCONJ"), (2, "conj", "PRON"), (8, "orphan", "NOUN"), (2, "punct", "PUNCT")])
+    assert got["cV"] == ["должна"]
+
+
+def test_perhaps_and_a_participle():
+    # "может быть" + a short passive participle: AGRR marks the participle; the correlates stay.
+    spec = [(2, "nsubj", "NOUN"), (0, "root", "VERB"), (2, "xcomp", "AUX"), (2, "advmod", "ADV"), (6, "case", "ADP"),
+            (2, "obl", "NOUN"), (6, "nummod", "NUM"), (10, "punct", "PUNCT"), (10, "cc", "CCONJ"), (2, "conj", "NOUN"),
+            (10, "orphan", "NOUN"), (11, "nummod", "NUM"), (2, "punct", "PUNCT")]
+    got = _answer_of("Звук может быть задано в канал 1, а свет канал 2.", spec)
+    assert got["cV"] == ["задано"] and got["cR1"] == ["Звук"]
+    # "может быть нужен": the short adjective leaves "может".
+    got = _answer_of("Звук может быть нужен в канал 1, а свет канал 2.", spec)
+    assert got["cV"] == ["может"]

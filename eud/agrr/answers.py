@@ -6,25 +6,41 @@
 * ``class`` is 1 when the gapping rule made at least one empty node;
 * ``V``, one zero-width span per empty node: AGRR puts the gap right before
   the second remnant, after any dash or comma standing for the verb, so
-  ``V`` is the start of the second remnant's phrase (``R2`` below).  With a
-  single remnant it is the offset where the empty node sits: the start of
-  the first word after it (the word whose id is the node's major part plus
-  one) that has a letter or digit, or the end of the last word when there is
-  none.  (The rule places the node after the first remnant's phrase, which
-  the parser's attachments can stretch over the second remnant: on the AGRR
-  training four fifths with models/ru_agrr's trees, the second remnant's
-  start gives resolution 0.666 against 0.658 from the node's place);
+  ``V`` is the start of ``R2`` (below).  With a single remnant it is the
+  offset where the empty node sits: the start of the first word after it
+  (the word whose id is the node's major part plus one) that has a letter or
+  digit, or the end of the last word when there is none.  (The rule places
+  the node after the first remnant's phrase, which the parser's attachments
+  can stretch over the second remnant: on the AGRR training four fifths with
+  models/ru_agrr's trees, the second remnant's start gives resolution 0.666
+  against 0.658 from the node's place);
 * ``cV`` is the span of the word the first empty node copies (``CopyOf``),
-  or of its copula or verb head when it is not a verb (:func:`verb_of`);
-  when the rule found no antecedent (the promoted remnant hangs from a verb
-  as ``obl``, say, rather than as ``conj``), the first verb above the
-  promoted remnant, else the last verb before it (:func:`antecedent`);
-* ``R1``/``R2``, one span each per empty node, are its first two remnants in
-  word order: the promoted remnant and its ``orphan`` dependents, each as the
-  words of its basic subtree (the other remnants' subtrees, and the clause's
-  ``cc``, ``punct``, ``mark`` and other clause-level dependents of the
-  promoted remnant, left out) from the first to the last, punctuation at the
-  edges trimmed;
+  or of its copula or verb head when it is not a verb (:func:`verb_of`: an
+  auxiliary gives way to its infinitive or passive participle, *были
+  адресованы*; a predicative modal is the verb, *должна была нести*; *может
+  быть* + a short passive participle marks the participle, *может быть
+  записан*); when the rule found no antecedent (the promoted remnant hangs
+  from a verb as ``obl``, say, rather than as ``conj``), the first verb
+  above the promoted remnant, else the last verb before it
+  (:func:`antecedent`);
+* ``R1``/``R2``, one span each per empty node (:func:`remnant_spans`): the
+  promoted remnant and its ``orphan`` dependents in word order, each as the
+  words of its basic subtree without the other remnants' subtrees; the
+  promoted remnant also without the clause's ``cc``, ``punct``, ``mark`` and
+  other clause-level dependents, but with a ``conj`` that is no clause of
+  its own (*богатство и знатность — от Неба*).  With more than two remnants
+  (the parser split one: *микотоксинов и пестицидов - по методам*), those
+  before the first dash standing for the verb make ``R1`` and the rest
+  ``R2``, else the first makes ``R1``; a remnant that a bracket, semicolon
+  or dash parts from the one before is dropped (:func:`remnant_groups`).
+  A dash standing for the verb between the two (not a range, *25 - 39%*:
+  :func:`~eud.agrr.gaps.gap_dash`) parts them whatever the tree says: the words before it
+  are ``R1``, those after it ``R2``; without one, neither reaches over the
+  other's remnants.  Each runs from its first to its last word,
+  punctuation at the edges trimmed, ``R1`` also without the clause's
+  conjunction at its start (*а*, *и*, *как*: AGRR never starts ``R1`` with
+  one), and a bracket, quote or abbreviation dot closing it is taken in
+  (:func:`closed`, *в 2006 г.*);
 * ``cR1``/``cR2`` are the correlates of the first empty node's ``R1`` and
   ``R2`` among the copied word's dependents, the dependents of an
   infinitive it governs, a copula clause's predicate and the nominal
@@ -42,8 +58,10 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import re
 
 from eud.agrr.files import AgrrRow, Span
+from eud.agrr.gaps import DASHES, gap_dash
 from eud.enhance.correlates import BasicTree, pair_score
 
 # How a remnant's fit with a candidate correlate is scored (see correlates()):
@@ -55,14 +73,29 @@ ADVERB_COST = 3.0  # an adverb or particle for a remnant that is neither
 PERSONAL_COST = 3.0  # a personal pronoun for a remnant that is no pronoun
 NESTED_COST = 3.0  # a noun's nominal modifier
 DISTANCE_COST = 0.15  # per word between the candidate and the verb
+# Abbreviations whose dot belongs to the phrase even before a capital (*млн. USD*); any other
+# short lowercase word's dot does only before a lowercase word or a dash (*в 2005 г. - ...*),
+# and the last word's dot never does (the sentence's full stop: *... а ты вниз.*).
+ABBREVIATIONS = {"г", "гг", "руб", "тыс", "млн", "млрд", "трлн", "долл", "чел", "т", "д", "п", "пп", "с", "см",
+                 "стр", "рис", "табл", "ст", "ул", "им", "кв", "куб", "коп", "мин", "сек", "ч", "шт", "экз"}
+SEPARATORS = {";", "(", ")", "[", "]"}
 CLOSING = {"»": "«", ")": "(", "]": "[", "”": "“", '"': '"', "“": "„"}
 # Dependents of the copied word that are never correlates.
 NOT_CANDIDATE = {"punct", "cc", "conj", "aux", "cop", "mark", "case", "parataxis", "orphan", "root",
                  "discourse", "fixed", "flat", "goeswith", "reparandum", "expl"}
 from eud.graph import EmptyNode, Sentence, Word
 
+# A short passive participle's suffix and ending (*записан*, *задано*, *адресованы*, *открыт*).
+PARTICIPLE = re.compile(r"(?:ан|ян|ен|ён|[ыуои]т)[аоы]?$")
+# Short adjectives spelt like participles.
+SHORT_ADJECTIVES = {"нужен", "нужна", "нужно", "нужны", "виден", "видна", "видно", "видны", "болен", "способен",
+                    "согласен", "свободен", "уверен", "уверена", "уверено", "уверены", "известен", "интересен"}
+# Predicative modals: AGRR marks them, not their copula (*должна была нести*, *надо было сохранить*).
+MODALS = {"должен", "должна", "должно", "должны", "надо", "нужно", "можно", "необходимо", "нельзя"}
 # Dependents of the promoted remnant that belong to the clause, not to the remnant's phrase.
 NOT_PHRASE = {"cc", "punct", "mark", "discourse", "vocative", "aux", "cop", "parataxis", "conj", "orphan"}
+# A conjunct with one of these is a clause of its own (*..., ответ директора был отрицательным*).
+OWN_CLAUSE = {"orphan", "nsubj", "csubj", "cop", "aux"}
 # Dependents of a copula clause's predicate that belong to the clause, not to the predicate's phrase.
 CLAUSE_LEVEL = NOT_PHRASE - {"conj"} | {"nsubj", "csubj", "expl", "obj", "iobj", "obl", "advcl", "dislocated"}
 
@@ -93,6 +126,89 @@ def phrase_span(tree: BasicTree, offsets: list[tuple[int, int]], i: int, stop: s
     while len(ids) > 1 and words[ids[-1] - 1].upos == "PUNCT" and not _closes(words, ids):
         ids.pop()
     return offsets[ids[0] - 1][0], offsets[ids[-1] - 1][1]
+
+
+def remnant_ids(tree: BasicTree, i: int, stop: set[int], clause_head: bool) -> set[int]:
+    """Word ``i``'s phrase as a remnant: its subtree without ``stop``; for the promoted remnant, without the clause's dependents.
+
+    The promoted remnant heads the gapped clause, so its ``cc``, ``punct``,
+    ``mark`` and the like belong to the clause; its ``conj`` is a conjunct of
+    its phrase (*богатство и знатность — от Неба*) unless it is a clause of its
+    own: a verb, or a word with ``orphan`` dependents (the next gapped clause).
+    """
+    words = tree.sentence.words
+    skip = set(stop)
+    if clause_head:
+        skip |= {c for c in tree.children[i] if words[c - 1].udeprel in NOT_PHRASE and not _conjunct(tree, c)}
+    return tree.subtree(i, skip)
+
+
+def _conjunct(tree: BasicTree, c: int) -> bool:
+    """Whether word ``c`` is a ``conj`` that coordinates within a phrase, not a clause (no verb, no ``orphan``)."""
+    words = tree.sentence.words
+    return (words[c - 1].udeprel == "conj" and words[c - 1].upos not in ("VERB", "AUX")
+            and not any(words[d - 1].udeprel in OWN_CLAUSE for d in tree.children[c]))
+
+
+def remnant_groups(words: list[Word], remnants: list[Word]) -> tuple[list[Word], list[Word]]:
+    """The remnants (word order) that make ``R1`` and those that make ``R2``.
+
+    AGRR names two remnants per gap; the parser can split one into several
+    (*Олечку Петрову*, *микотоксинов и пестицидов - по методам*).  The split
+    falls at the first dash standing for the verb between two remnants
+    (:func:`~eud.agrr.gaps.gap_dash`), else after the first remnant.
+    """
+    for k in range(1, len(remnants)):
+        if any(gap_dash(words, i) for i in range(remnants[k - 1].id + 1, remnants[k].id)):
+            return remnants[:k], remnants[k:]
+    return remnants[:1], remnants[1:]
+
+
+def _adjoining(words: list[Word], group: list[Word]) -> list[Word]:
+    """A group's remnants up to the first one that a bracket, a semicolon or a spaced dash parts from the previous one.
+
+    *... и немых — говорящими (Марк 7:36,37)*: *Марк* is no remnant.
+    """
+    out = group[:1]
+    for r in group[1:]:
+        between = words[out[-1].id:r.id - 1]
+        if any(w.form in SEPARATORS or gap_dash(words, w.id) and "SpaceAfter=No" not in words[w.id - 2].misc
+               for w in between):
+            break
+        out.append(r)
+    return out
+
+
+def remnant_spans(tree: BasicTree, offsets: list[tuple[int, int]], promoted: Word, remnants: list[Word]) -> list[Span]:
+    """``R1`` and (with two remnants or more) ``R2`` of one gap (see the module docstring)."""
+    words = tree.sentence.words
+    ids = {r.id for r in remnants}
+    own = {r.id: remnant_ids(tree, r.id, ids - {r.id}, r is promoted) for r in remnants}
+    first, second = (_adjoining(words, group) for group in remnant_groups(words, remnants))
+    parts = [set().union(*(own[r.id] for r in group)) for group in (first, second) if group]
+    if len(parts) > 1:
+        last_head, next_head = max(r.id for r in first), min(r.id for r in second)
+        dashes = [i for i in range(last_head + 1, next_head) if gap_dash(words, i)]
+        if dashes:
+            # The dash standing for the verb parts the remnants, whatever the tree says.
+            every = parts[0] | parts[1]
+            before = {i for i in every if i < dashes[-1]}
+            after = {i for i in every if i > dashes[-1]}
+            if before and after:
+                parts = [before, after]
+        else:
+            # A remnant's phrase does not reach over the other remnant's words.
+            parts = [{i for i in parts[0] if i < next_head} or parts[0], {i for i in parts[1] if i > last_head} or parts[1]]
+    out = []
+    for k, part in enumerate(parts):
+        chosen = sorted(part)
+        while len(chosen) > 1 and (words[chosen[0] - 1].upos == "PUNCT" or k == 0 and (
+                words[chosen[0] - 1].upos in ("CCONJ", "SCONJ") or words[chosen[0] - 1].udeprel in ("cc", "mark"))):
+            chosen.pop(0)  # the first remnant starts after the clause's conjunction (*а*, *и*, *как*)
+        while len(chosen) > 1 and words[chosen[-1] - 1].upos == "PUNCT" and not _closes(words, chosen):
+            chosen.pop()
+        out.append(closed(words, offsets, (offsets[chosen[0] - 1][0], offsets[chosen[-1] - 1][1])))
+    return out
 
 
 def _closes(words: list[Word], ids: list[int]) -> bool:
@@ -138,8 +254,8 @@ def candidates_of(tree: BasicTree, source: Word, remnants: list[Word]) -> list[W
 
 
 def predicate_of(sentence: Sentence, source: Word) -> Word:
-    """The word heading the full clause: the copied word, or the predicate of a copula."""
-    if source.udeprel == "cop" and source.head:
+    """The word heading the full clause: the copied word, or the predicate of a copula or the verb of an auxiliary."""
+    if source.udeprel in ("cop", "aux") and source.head:
         return sentence.words[source.head - 1]
     return source
 
@@ -276,7 +392,9 @@ def closed(words: list[Word], offsets: list[tuple[int, int]], span: Span) -> Spa
         unclosed = inside.count(mark) % 2 == 1
     else:
         unclosed = opener is not None and inside.count(opener) > inside.count(mark)
-    abbreviation = mark == "." and form.isalpha() and form.islower() and len(form) <= 4
+    abbreviation = mark == "." and form.isalpha() and form.islower() and len(form) <= 4 and (
+        last + 2 < len(words) and (form in ABBREVIATIONS or words[last + 2].form[:1].islower()
+                                   or words[last + 2].form in DASHES))
     return (a, offsets[last + 1][1]) if unclosed or abbreviation else span
 
 
@@ -293,16 +411,38 @@ def antecedent(sentence: Sentence, promoted: Word) -> int:
     return before[-1] if before else (promoted.head or promoted.id)
 
 
-def verb_of(sentence: Sentence, i: int) -> int:
+def verb_of(sentence: Sentence, i: int, perhaps: bool = True) -> int:
     """The verb AGRR names as ``cV`` for a copied word: the word itself when a verb, else its copula, else its verb head.
 
     The gapping rule copies the head of the clause, which in UD is the
     predicate of a copula clause (*был интенсивным*: *интенсивным*) and can
     be a nominal the parser made head (*помогает Земфира*); AGRR marks the
-    verb (*был*, *помогает*).  A word without either stays.
+    verb (*был*, *помогает*).  A word without either stays.  Three kinds of
+    verb group, as AGRR marks them:
+
+    * an auxiliary the parser made the clause's head gives way to its verb
+      (*были адресованы*, *будет длиться*: the participle, the infinitive);
+    * a predicative modal (*должна была нести*, *надо было сохранить*:
+      :data:`MODALS`) is the verb itself, not its copula;
+    * *может быть* followed by a short passive participle is the
+      parenthetical "perhaps", so the participle is the verb (*может быть
+      записан*, *может быть задано*), while *может быть нужен* keeps
+      *может* (:func:`passive_participle`); with ``perhaps`` False
+      *может* stays (it heads the clause whose dependents hold the
+      correlates).
     """
     words = sentence.words
     word = words[i - 1]
+    if word.udeprel == "aux" and word.head > i and (
+            word.deprel == "aux" and words[word.head - 1].feat("VerbForm") == "Inf"
+            or word.deprel == "aux:pass" and passive_participle(words[word.head - 1])):
+        return verb_of(sentence, word.head, perhaps)
+    if word.form.lower() in MODALS:
+        return i
+    if perhaps and (word.lemma in ("мочь", "смочь") or word.form.lower().startswith(("мож", "мог"))):
+        for c in sorted(w.id for w in words if w.head == i):
+            if words[c - 1].form.lower() == "быть" and c < len(words) and passive_participle(words[c]):
+                return c + 1
     if word.upos in ("VERB", "AUX"):
         return i
     copulas = [w.id for w in words if w.head == i and w.udeprel == "cop"]
@@ -311,6 +451,20 @@ def verb_of(sentence: Sentence, i: int) -> int:
     if word.head and words[word.head - 1].upos in ("VERB", "AUX"):
         return word.head
     return i
+
+
+def passive_participle(word: Word) -> bool:
+    """Whether a word is a short passive participle (*записан*, *адресованы*, *задано*), not a short adjective.
+
+    The tagger calls many short adjectives participles (*готов*, *полны*) and
+    the neuter participle an adverb (*задано*), so the form decides: a
+    participle's suffix (-ан, -ян, -ен, -ён, -т and an ending), and none of
+    the short adjectives in :data:`SHORT_ADJECTIVES`.
+    """
+    form = word.form.lower()
+    if word.upos not in ("VERB", "ADV", "ADJ") or form in SHORT_ADJECTIVES or len(form) < 5:
+        return False
+    return PARTICIPLE.search(form) is not None
 
 
 def answer(sentence: Sentence, offsets: list[tuple[int, int]], text: str) -> AgrrRow:
@@ -326,8 +480,7 @@ def answer(sentence: Sentence, offsets: list[tuple[int, int]], text: str) -> Agr
         promoted, remnants = remnants_of(sentence, node)
         if promoted is None:
             continue
-        ids = {r.id for r in remnants}
-        phrase = [phrase_span(tree, offsets, r.id, ids - {r.id}, r is promoted) for r in remnants[:2]]
+        phrase = remnant_spans(tree, offsets, promoted, remnants)
         if len(phrase) > 1:
             # AGRR's gap comes right before the second remnant.
             spans["V"].append((phrase[1][0],) * 2)
@@ -342,8 +495,8 @@ def answer(sentence: Sentence, offsets: list[tuple[int, int]], text: str) -> Agr
             spans["R2"].append(phrase[1])
         if not spans["cV"]:
             copied = copy_of(node)
-            source = words[(verb_of(sentence, copied) if copied else antecedent(sentence, promoted)) - 1]
-            spans["cV"].append(offsets[source.id - 1])
+            source = words[(verb_of(sentence, copied, False) if copied else antecedent(sentence, promoted)) - 1]
+            spans["cV"].append(offsets[(verb_of(sentence, copied) if copied else source.id) - 1])
             matched = correlates(tree, source, remnants[:2])
             # A correlate's phrase stops at the other correlate, the verb and the gapped clause.
             others = {c.id for c in matched if c is not None} | {source.id} | {promoted.id}

@@ -4,8 +4,9 @@ The parser is a function that fills the basic tree and the enhanced graph of
 a list of sentences in place: ``Pipeline.load(model, graph_mode="rules")``'s
 ``parse_sentences``, whose Russian profile runs the gapping rule.
 :func:`predict_rows` then rewrites the gapped clauses the parser left as two
-dash-separated ``conj`` (:func:`eud.agrr.gaps.dash_gaps`) and builds those
-sentences' graphs again with the Russian rules.
+dash-separated ``conj`` (:func:`eud.agrr.gaps.dash_gaps`) or ran into one
+(:func:`eud.agrr.gaps.chain_gaps`) and builds those sentences' graphs again
+with the Russian rules.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 from eud.agrr.answers import answer
 from eud.agrr.files import AgrrRow
-from eud.agrr.gaps import dash_gaps
+from eud.agrr.gaps import chain_gaps, dash_gaps
 from eud.agrr.tokens import sentence_from_text
 from eud.graph import EnhancedGraph, Sentence
 from eud.progress import progress
@@ -36,8 +37,8 @@ def parse_rows(parse: Parse, rows: list[AgrrRow], chunk: int = 500,
 
 
 def regap(sentence: Sentence) -> bool:
-    """Apply :func:`~eud.agrr.gaps.dash_gaps` to a parsed sentence and, if it changed the tree, enhance it again."""
-    if not dash_gaps(sentence):
+    """Apply :func:`~eud.agrr.gaps.dash_gaps` and :func:`~eud.agrr.gaps.chain_gaps` to a parsed sentence and, if they changed the tree, enhance it again."""
+    if not dash_gaps(sentence) | chain_gaps(sentence):
         return False
     from eud.pipeline import enhancer
     from eud.validate.repair import repair_sentence
