@@ -48,11 +48,15 @@
   without the verb, the other correlate, anything from the gapped clause
   on and anything on the other side of the verb; a copula clause's
   predicate without the clause's subject and other clause-level
-  dependents (:func:`correlate_span`).  A noun's or numeral's phrase also
-  takes the nominal phrase that the parser hung from the verb right after
+  dependents (:func:`correlate_span`).  A noun's, proper noun's or
+  numeral's phrase also takes the nominal phrase that the parser hung from the verb right after
   it, with no word between, when it is an argument or oblique of the verb
   and no other correlate: *Смертность от инфарктов* where *от инфарктов*
-  hangs from the verb (:func:`trailing_phrase`).  Punctuation at a phrase's
+  hangs from the verb (:func:`trailing_phrase`).  A remnant that is an
+  adjective or numeral without its noun and without a preposition
+  (*четверо спортсменов …, а шестеро — …*) has as correlate only the
+  correlate noun's modifiers of its part of speech, *четверо*
+  (:func:`bare_modifier`, :func:`noun_modifiers`).  Punctuation at a phrase's
   edges is trimmed, except a closing bracket or quote whose opening one is
   inside; a correlate's phrase also takes such a bracket or quote, or the
   dot of an abbreviation, attached right after it (:func:`closed`).
@@ -87,6 +91,8 @@ CLOSING = {"»": "«", ")": "(", "]": "[", "”": "“", '"': '"', "“": "„"}
 # The words whose phrase can take a postmodifier hung from the verb, and the relations it then has (trailing_phrase()).
 NOMINAL = {"NOUN", "PROPN", "NUM", "X"}
 TRAILING = {"obl", "nsubj", "obj", "iobj", "nmod"}
+# A remnant of one of these parts of speech without its noun pairs with the correlate noun's modifiers of its part of speech.
+MODIFIERS = {"ADJ", "NUM"}
 # Dependents of the copied word that are never correlates.
 NOT_CANDIDATE = {"punct", "cc", "conj", "aux", "cop", "mark", "case", "parataxis", "orphan", "root",
                  "discourse", "fixed", "flat", "goeswith", "reparandum", "expl"}
@@ -364,12 +370,16 @@ def correlates(tree: BasicTree, source: Word, remnants: list[Word]) -> list[Word
 
 
 def correlate_span(tree: BasicTree, offsets: list[tuple[int, int]], correlate: Word, source: Word,
-                   stop: set[int], before: int) -> Span:
+                   stop: set[int], before: int, remnant: Word | None = None) -> Span:
     """A correlate's phrase: without the words in ``stop``, from ``before`` on, or across the verb.
 
     The predicate of a copula clause (*Мир тогда был юным*) heads the whole
     clause in UD; as a correlate it is only its own phrase, without the
-    clause's subject, obliques and other clause-level dependents.
+    clause's subject, obliques and other clause-level dependents.  A
+    nominal phrase the parser hung from the verb right after the correlate
+    is taken in (:func:`trailing_phrase`); for a ``remnant`` that is a
+    modifier without its noun, only the correlate noun's modifiers of its
+    kind are the phrase (:func:`noun_modifiers`).
     """
     words = tree.sentence.words
     base = predicate_of(tree.sentence, source)
@@ -378,7 +388,37 @@ def correlate_span(tree: BasicTree, offsets: list[tuple[int, int]], correlate: W
     phrase = phrase_ids(tree, correlate.id, stop, before, source.id)
     if correlate is not base and correlate.upos in NOMINAL:
         phrase |= trailing_phrase(tree, phrase, {source.id, base.id}, stop, before)
+    if remnant is not None and bare_modifier(tree, remnant, stop):
+        phrase = noun_modifiers(tree, correlate, remnant, stop) or phrase
     return closed(words, offsets, phrase_span(tree, offsets, phrase))
+
+
+def bare_modifier(tree: BasicTree, remnant: Word, stop: set[int]) -> bool:
+    """Whether a remnant is a modifier whose noun the gapped clause leaves out (*четверо спортсменов …, шестеро — …*).
+
+    An adjective or numeral (:data:`MODIFIERS`) without a preposition whose
+    phrase holds no noun, proper noun or pronoun.  With a preposition AGRR
+    takes the correlate's whole phrase (*на левое бедро …, на правое — …*).
+    """
+    words = tree.sentence.words
+    return remnant.upos in MODIFIERS and not tree.marker(remnant.id) and not any(
+        words[k - 1].upos in ("NOUN", "PROPN", "PRON") for k in tree.subtree(remnant.id, stop))
+
+
+def noun_modifiers(tree: BasicTree, correlate: Word, remnant: Word, stop: set[int]) -> set[int]:
+    """The phrases of a noun correlate's modifiers before it with the remnant's part of speech (*зеленые* of *зеленые пояса*).
+
+    Each modifier comes with its own dependents (*почти 82 000*, *самый
+    низкий*); empty when the correlate is no noun or has no such modifier.
+    """
+    words = tree.sentence.words
+    if correlate.upos not in ("NOUN", "PROPN", "SYM"):
+        return set()
+    out: set[int] = set()
+    for c in tree.children[correlate.id]:
+        if c < correlate.id and c not in stop and words[c - 1].upos == remnant.upos:
+            out |= tree.subtree(c, stop)
+    return out
 
 
 def trailing_phrase(tree: BasicTree, phrase: set[int], verbs: set[int], stop: set[int], before: int) -> set[int]:
@@ -542,8 +582,8 @@ def answer(sentence: Sentence, offsets: list[tuple[int, int]], text: str) -> Agr
             # A correlate's phrase stops at the other correlate, the verb and the gapped clause.
             others = {c.id for c in matched if c is not None} | {source.id} | {promoted.id}
             start = min(r.id for r in remnants)
-            for column, c in zip(("cR1", "cR2"), matched):
+            for column, c, r in zip(("cR1", "cR2"), matched, remnants):
                 if c is not None:
-                    spans[column].append(correlate_span(tree, offsets, c, source, others - {c.id}, start))
+                    spans[column].append(correlate_span(tree, offsets, c, source, others - {c.id}, start, r))
     row.cls = 1 if spans["V"] else 0
     return row
