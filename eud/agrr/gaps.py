@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import itertools
 
-from eud.graph import Sentence
+from eud.graph import Sentence, Word
 
 DASHES = {"-", "–", "—", "--"}
 # A conjunct with one of these is a clause or a coordinated phrase of its own, not a bare remnant.
@@ -65,7 +65,7 @@ def dash_gaps(sentence: Sentence) -> bool:
 SEPARATORS = {",", ";"}
 
 
-def gap_dash(words, i: int) -> bool:
+def gap_dash(words: list[Word], i: int) -> bool:
     """Whether word ``i`` is a dash that can stand for the verb: not one of a range between numbers (*на 25 - 39%*)."""
     numbers = [k for k in (i - 1, i + 1) if 1 <= k <= len(words) and any(ch.isdigit() for ch in words[k - 1].form)]
     return words[i - 1].form in DASHES and len(numbers) < 2
@@ -81,7 +81,7 @@ def chain_gaps(sentence: Sentence) -> bool:
     return any_change
 
 
-def _part_one(words) -> bool:
+def _part_one(words: list[Word]) -> bool:
     """Make the first gapped clause found running on into the next one two clauses (:func:`chain_gaps`)."""
     for promoted in words:
         if promoted.udeprel != "conj" or not promoted.head:
@@ -108,5 +108,6 @@ def _part_one(words) -> bool:
     return False
 
 
-def _orphans(words, i: int):
+def _orphans(words: list[Word], i: int) -> list[Word]:
+    """The words hanging from word ``i`` as ``orphan``."""
     return [w for w in words if w.head == i and w.deprel == "orphan"]
