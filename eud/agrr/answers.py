@@ -71,6 +71,7 @@ import re
 from eud.agrr.files import AgrrRow, Span
 from eud.agrr.gaps import DASHES, gap_dash
 from eud.enhance.correlates import BasicTree, pair_score
+from eud.graph import EmptyNode, Sentence, Word
 
 # How a remnant's fit with a candidate correlate is scored (see correlates()):
 ORDER_COST = 6.0  # a pair of correlates in the opposite order to their remnants
@@ -96,7 +97,6 @@ MODIFIERS = {"ADJ", "NUM"}
 # Dependents of the copied word that are never correlates.
 NOT_CANDIDATE = {"punct", "cc", "conj", "aux", "cop", "mark", "case", "parataxis", "orphan", "root",
                  "discourse", "fixed", "flat", "goeswith", "reparandum", "expl"}
-from eud.graph import EmptyNode, Sentence, Word
 
 # A short passive participle's suffix and ending (*записан*, *задано*, *адресованы*, *открыт*).
 PARTICIPLE = re.compile(r"(?:ан|ян|ен|ён|[ыуои]т)[аоы]?$")
@@ -127,11 +127,15 @@ def phrase_ids(tree: BasicTree, i: int, stop: set[int], before: int = 1 << 30, v
     return {k for k in tree.subtree(i, stop) if k < before and (verb is None or (k < verb) == (i < verb))}
 
 
-def phrase_span(tree: BasicTree, offsets: list[tuple[int, int]], phrase: set[int]) -> Span:
-    """Character span of a phrase's words from the first to the last, punctuation at the edges trimmed (see the module docstring)."""
+def phrase_span(tree: BasicTree, offsets: list[tuple[int, int]], phrase: set[int], conjunction: bool = False) -> Span:
+    """Character span of a phrase's words from the first to the last, punctuation at the edges trimmed (see the module docstring).
+
+    With ``conjunction`` a clause's conjunction or marker at the start is trimmed too (*а*, *и*, *как*).
+    """
     words = tree.sentence.words
     ids = sorted(phrase)
-    while len(ids) > 1 and words[ids[0] - 1].upos == "PUNCT":
+    while len(ids) > 1 and (words[ids[0] - 1].upos == "PUNCT" or conjunction and (
+            words[ids[0] - 1].upos in ("CCONJ", "SCONJ") or words[ids[0] - 1].udeprel in ("cc", "mark"))):
         ids.pop(0)
     while len(ids) > 1 and words[ids[-1] - 1].upos == "PUNCT" and not _closes(words, ids):
         ids.pop()
@@ -209,16 +213,8 @@ def remnant_spans(tree: BasicTree, offsets: list[tuple[int, int]], promoted: Wor
         else:
             # A remnant's phrase does not reach over the other remnant's words.
             parts = [{i for i in parts[0] if i < next_head} or parts[0], {i for i in parts[1] if i > last_head} or parts[1]]
-    out = []
-    for k, part in enumerate(parts):
-        chosen = sorted(part)
-        while len(chosen) > 1 and (words[chosen[0] - 1].upos == "PUNCT" or k == 0 and (
-                words[chosen[0] - 1].upos in ("CCONJ", "SCONJ") or words[chosen[0] - 1].udeprel in ("cc", "mark"))):
-            chosen.pop(0)  # the first remnant starts after the clause's conjunction (*а*, *и*, *как*)
-        while len(chosen) > 1 and words[chosen[-1] - 1].upos == "PUNCT" and not _closes(words, chosen):
-            chosen.pop()
-        out.append(closed(words, offsets, (offsets[chosen[0] - 1][0], offsets[chosen[-1] - 1][1])))
-    return out
+    # The first remnant starts after the clause's conjunction (*а*, *и*, *как*).
+    return [closed(words, offsets, phrase_span(tree, offsets, part, conjunction=k == 0)) for k, part in enumerate(parts)]
 
 
 def _closes(words: list[Word], ids: list[int]) -> bool:

@@ -285,11 +285,12 @@ def score_epoch(model: Parser, vocabs: dict[str, Vocab], cfg: dict[str, Any], tu
     scores: dict[str, float] = {}
     if tune and not dev_path:
         by_lang = evaluate_tune(model, vocabs, cfg, tune, int(cfg.get("tune_max_sentences", 0)))
-        scores = {**macro(by_lang), **{f"{k} {lang}": v[k] for lang, v in by_lang.items() for k in ("LAS", "ELAS")}}
+        mean = macro(by_lang)
+        scores = {**mean, **{f"{k} {lang}": v[k] for lang, v in by_lang.items() for k in ("LAS", "ELAS")}}
         for lang, sc in sorted(by_lang.items()):
             log.info("tune %s: %s", lang, "  ".join(f"{k} {v:.2f}" for k, v in sc.items()))
-        main_score = scores["ELAS"]
-        log.info("tune macro: %s", "  ".join(f"{k} {v:.2f}" for k, v in macro(by_lang).items()))
+        main_score = mean["ELAS"]
+        log.info("tune macro: %s", "  ".join(f"{k} {v:.2f}" for k, v in mean.items()))
     elif dev_path:
         predictor = Predictor(model, vocabs, {**cfg, "graph_mode": "graph"})
         # Select on the better of the graph scorer and the rules over the predicted tree.
