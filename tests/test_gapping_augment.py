@@ -63,3 +63,60 @@ def test_auxiliaries_are_elided_with_their_verb() -> None:
     assert gapped.text == "John has eaten apples and Mary pears and Sue slept."
     assert [(w.form, w.head, w.deprel) for w in gapped.words[4:8]] == [
         ("and", 6, "cc"), ("Mary", 3, "conj"), ("pears", 6, "orphan"), ("and", 10, "cc")]
+
+
+SPLICE_IN = """\
+# sent_id = bank
+# text = She went to the bank.
+1\tShe\tshe\tPRON\tPRP\t_\t2\tnsubj\t_\t_
+2\twent\tgo\tVERB\tVBD\t_\t0\troot\t_\t_
+3\tto\tto\tADP\tIN\t_\t5\tcase\t_\t_
+4\tthe\tthe\tDET\tDT\t_\t5\tdet\t_\t_
+5\tbank\tbank\tNOUN\tNN\t_\t2\tobl\t_\tSpaceAfter=No
+6\t.\t.\tPUNCT\t.\t_\t2\tpunct\t_\t_
+
+# sent_id = shops
+# text = Tom has gone to the shops.
+1\tTom\tTom\tPROPN\tNNP\t_\t3\tnsubj\t_\t_
+2\thas\thave\tAUX\tVBZ\t_\t3\taux\t_\t_
+3\tgone\tgo\tVERB\tVBN\t_\t0\troot\t_\t_
+4\tto\tto\tADP\tIN\t_\t6\tcase\t_\t_
+5\tthe\tthe\tDET\tDT\t_\t6\tdet\t_\t_
+6\tshops\tshop\tNOUN\tNNS\t_\t3\tobl\t_\tSpaceAfter=No
+7\t.\t.\tPUNCT\t.\t_\t3\tpunct\t_\t_
+
+# sent_id = same-subject
+# text = She went to the market.
+1\tShe\tshe\tPRON\tPRP\t_\t2\tnsubj\t_\t_
+2\twent\tgo\tVERB\tVBD\t_\t0\troot\t_\t_
+3\tto\tto\tADP\tIN\t_\t5\tcase\t_\t_
+4\tthe\tthe\tDET\tDT\t_\t5\tdet\t_\t_
+5\tmarket\tmarket\tNOUN\tNN\t_\t2\tobl\t_\tSpaceAfter=No
+6\t.\t.\tPUNCT\t.\t_\t2\tpunct\t_\t_
+
+"""
+
+
+def test_splice_gaps_a_second_sentence_onto_a_first_with_the_same_verb() -> None:
+    from eud.conllu import parse_conllu
+    from eud.gapping_augment import splice, spliced
+
+    bank, shops, same = parse_conllu(SPLICE_IN)
+    out = splice(bank, shops)
+    assert out is not None and out.text == "She went to the bank and Tom to the shops."
+    # *has gone* is elided; Tom is promoted to conj of *went*, *shops* hangs from him as orphan.
+    assert [(w.id, w.form, w.head, w.deprel) for w in out.words[5:]] == [
+        (6, "and", 7, "cc"), (7, "Tom", 2, "conj"), (8, "to", 10, "case"), (9, "the", 10, "det"),
+        (10, "shops", 7, "orphan"), (11, ".", 2, "punct")]
+    # A remnant needs a correlate it contrasts with: *she* after *She* is not gapping.
+    assert splice(bank, same) is None
+    # A comma before the conjunction hangs from the promoted remnant too.
+    comma = splice(bank, shops, (True, "but"))
+    assert comma.text == "She went to the bank, but Tom to the shops."
+    assert [(w.form, w.head, w.deprel) for w in comma.words[5:8]] == [(",", 8, "punct"), ("but", 8, "cc"), ("Tom", 2, "conj")]
+    # Over a corpus each remnant source is used once, with the next antecedent of its verb that
+    # it contrasts with, and the connectors taken in turn; a sentence-initial pronoun is lowered.
+    assert [s.text for s in spliced([bank, shops, same])] == [
+        "Tom has gone to the shops and she to the bank.",
+        "She went to the market, and Tom to the shops.",
+        "Tom has gone to the shops, but she to the market."]

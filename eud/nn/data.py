@@ -36,6 +36,7 @@ AUGMENTS = {
     "gapping": {"same_lemma": True},
     "gapping-any-verb": {"same_lemma": False},
     "gapping-any-verb-aux": {"same_lemma": False, "auxiliaries": True},
+    "gapping-splice": {"splice": True},
 }
 KEYS = ("path", "repeat", "enhanced", "augment", "lang", "tune_every")
 
