@@ -377,3 +377,14 @@ def test_perhaps_and_a_participle():
     # "может быть нужен": the short adjective leaves "может".
     got = _answer_of("Звук может быть нужен в канал 1, а свет канал 2.", spec)
     assert got["cV"] == ["может"]
+
+
+def test_introductory_word_is_no_remnant():
+    # "точнее" taken for the first remnant: with it gone one remnant is left, so there is no gap.
+    spec = [(0, "root", "VERB"), (1, "obj", "ADJ"), (4, "advmod", "ADV"), (1, "xcomp", "ADJ"), (6, "punct", "PUNCT"),
+            (1, "conj", "ADJ"), (9, "punct", "PUNCT"), (9, "advmod", "ADV"), (6, "orphan", "ADJ"), (1, "punct", "PUNCT")]
+    got = _answer_of("Сделал несчастного более счастливым, точнее, менее несчастным.", spec)
+    assert got["V"] == [] and got["R1"] == []
+    # The same tree with a clause member in its place is a gap.
+    got = _answer_of("Сделал несчастного более счастливым, счастливого, менее несчастным.", spec)
+    assert got["R1"] == ["счастливого"] and got["R2"] == ["менее несчастным"]
