@@ -155,6 +155,14 @@ def test_dash_gaps_makes_the_second_conjunct_an_orphan():
     assert predicted.cls == 1 and predicted.spans["cV"] == [(10, 18)]
     assert predicted.spans["V"] == [(text.index("58"),) * 2]
 
+    # The clause's "а", before the first remnant, hung from the second: still a gapped clause.
+    sentence, _ = sentence_from_text("Программа выполнена за час, а для Java — за минуту.")
+    _tree(sentence, [(2, "nsubj", "NOUN"), (0, "root", "VERB"), (4, "case", "ADP"), (2, "obl", "NOUN"),
+                     (11, "punct", "PUNCT"), (11, "cc", "CCONJ"), (8, "case", "ADP"), (2, "conj", "PROPN"),
+                     (11, "punct", "PUNCT"), (11, "case", "ADP"), (2, "conj", "NOUN"), (2, "punct", "PUNCT")])
+    assert dash_gaps(sentence)
+    assert (sentence.words[10].head, sentence.words[10].deprel) == (8, "orphan")
+
 
 def test_dash_gaps_leaves_coordination_alone():
     # "и" coordinates the second conjunct: a coordination, not a gapped clause.
