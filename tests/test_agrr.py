@@ -396,3 +396,13 @@ def test_introductory_word_is_no_remnant():
     # The same tree with a clause member in its place is a gap.
     got = _answer_of("Сделал несчастного более счастливым, счастливого, менее несчастным.", spec)
     assert got["R1"] == ["счастливого"] and got["R2"] == ["менее несчастным"]
+
+
+def test_orphans_before_the_promoted_remnant_make_r1():
+    # Two orphans before the promoted remnant: pieces of R1, and R1's correlate pairs with the first of them.
+    got = _answer_of("Вчера было 39,9, а сегодня утром 36,7.", [
+        (2, "advmod", "ADV"), (0, "root", "AUX"), (2, "nsubj", "NUM"), (8, "punct", "PUNCT"), (8, "cc", "CCONJ"),
+        (8, "orphan", "ADV"), (8, "orphan", "NOUN"), (2, "conj", "NUM"), (2, "punct", "PUNCT")])
+    assert got["R1"] == ["сегодня утром"] and got["R2"] == ["36,7"]
+    assert got["V"] == ["36,7."]
+    assert got["cR1"] == ["Вчера"] and got["cR2"] == ["39,9"]

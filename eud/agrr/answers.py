@@ -33,7 +33,8 @@
   its own (*богатство и знатность — от Неба*).  With more than two remnants
   (the parser split one: *микотоксинов и пестицидов - по методам*), those
   before the first dash standing for the verb make ``R1`` and the rest
-  ``R2``, else the first makes ``R1``; a remnant that a bracket, semicolon
+  ``R2``, else the promoted remnant makes ``R2`` when it is the last and
+  the first makes ``R1`` otherwise; a remnant that a bracket, semicolon
   or dash parts from the one before is dropped (:func:`remnant_groups`).
   A dash standing for the verb between the two (not a range, *25 - 39%*:
   :func:`~eud.agrr.gaps.gap_dash`) parts them whatever the tree says: the words before it
@@ -44,7 +45,7 @@
   one), and a bracket, quote or abbreviation dot closing it is taken in
   (:func:`closed`, *в 2006 г.*);
 * ``cR1``/``cR2`` are the correlates of the first empty node's ``R1`` and
-  ``R2`` among the copied word's dependents, the dependents of an
+  ``R2`` (the first remnant of each) among the copied word's dependents, the dependents of an
   infinitive it governs, a copula clause's predicate and the nominal
   modifiers of all these (:func:`correlates`, scored with :func:`fit`), spanned the same way but
   without the verb, the other correlate, anything from the gapped clause
@@ -175,17 +176,23 @@ def _conjunct(tree: BasicTree, c: int) -> bool:
             and not any(words[d - 1].udeprel in OWN_CLAUSE for d in tree.children[c]))
 
 
-def remnant_groups(words: list[Word], remnants: list[Word]) -> tuple[list[Word], list[Word]]:
+def remnant_groups(words: list[Word], remnants: list[Word], promoted: Word | None = None) -> tuple[list[Word], list[Word]]:
     """The remnants (word order) that make ``R1`` and those that make ``R2``.
 
     AGRR names two remnants per gap; the parser can split one into several
     (*Олечку Петрову*, *микотоксинов и пестицидов - по методам*).  The split
     falls at the first dash standing for the verb between two remnants
-    (:func:`~eud.agrr.gaps.gap_dash`), else after the first remnant.
+    (:func:`~eud.agrr.gaps.gap_dash`), else next to the ``promoted``
+    remnant when it is the last: the parser gives the whole phrase it heads
+    to the promoted remnant, so the orphans before it are pieces of the
+    other remnant (*а сегодня | утром | 36,7*, *а уже | потом | в мужчину*);
+    else after the first remnant.
     """
     for k in range(1, len(remnants)):
         if any(gap_dash(words, i) for i in range(remnants[k - 1].id + 1, remnants[k].id)):
             return remnants[:k], remnants[k:]
+    if promoted is remnants[-1]:
+        return remnants[:-1], remnants[-1:]
     return remnants[:1], remnants[1:]
 
 
@@ -209,7 +216,7 @@ def remnant_spans(tree: BasicTree, offsets: list[tuple[int, int]], promoted: Wor
     words = tree.sentence.words
     ids = {r.id for r in remnants}
     own = {r.id: remnant_ids(tree, r.id, ids - {r.id}, r is promoted) for r in remnants}
-    first, second = (_adjoining(words, group) for group in remnant_groups(words, remnants))
+    first, second = (_adjoining(words, group) for group in remnant_groups(words, remnants, promoted))
     parts = [set().union(*(own[r.id] for r in group)) for group in (first, second) if group]
     if len(parts) > 1:
         last_head, next_head = max(r.id for r in first), min(r.id for r in second)
@@ -603,11 +610,14 @@ def answer(sentence: Sentence, offsets: list[tuple[int, int]], text: str) -> Agr
             copied = copy_of(node)
             source = words[(verb_of(sentence, copied, False) if copied else antecedent(sentence, promoted)) - 1]
             spans["cV"].append(offsets[(verb_of(sentence, copied) if copied else source.id) - 1])
-            matched = correlates(tree, source, remnants[:2])
+            # One correlate for each of R1 and R2: the first remnant of each group (remnant_groups()).
+            first, second = remnant_groups(words, remnants, promoted)
+            paired = [first[0], second[0]] if second else remnants[:2]
+            matched = correlates(tree, source, paired)
             # A correlate's phrase stops at the other correlate, the verb and the gapped clause.
             others = {c.id for c in matched if c is not None} | {source.id} | {promoted.id}
             start = min(r.id for r in remnants)
-            for column, c, r in zip(("cR1", "cR2"), matched, remnants):
+            for column, c, r in zip(("cR1", "cR2"), matched, paired):
                 if c is not None:
                     spans[column].append(correlate_span(tree, offsets, c, source, others - {c.id}, start, r))
     row.cls = 1 if spans["V"] else 0
