@@ -406,3 +406,19 @@ def test_orphans_before_the_promoted_remnant_make_r1():
     assert got["R1"] == ["сегодня утром"] and got["R2"] == ["36,7"]
     assert got["V"] == ["36,7."]
     assert got["cR1"] == ["Вчера"] and got["cR2"] == ["39,9"]
+
+
+def test_correlate_takes_the_words_the_remnant_repeats():
+    # "слишком" hung from the copula: the remnant "слишком глубокой" repeats it, so the correlate takes it in.
+    got = _answer_of("Момент был слишком долгим, а тишина – слишком глубокой.", [
+        (4, "nsubj", "NOUN"), (4, "cop", "AUX"), (2, "advmod", "ADV"), (0, "root", "ADJ"), (7, "punct", "PUNCT"),
+        (7, "cc", "CCONJ"), (4, "conj", "NOUN"), (10, "punct", "PUNCT"), (10, "advmod", "ADV"), (7, "orphan", "ADJ"),
+        (4, "punct", "PUNCT")], {1: "Case=Nom", 4: "Case=Ins", 7: "Case=Nom", 10: "Case=Ins"})
+    assert got["cV"] == ["был"] and got["cR1"] == ["Момент"] and got["cR2"] == ["слишком долгим"]
+    # Another correlate's words are not taken (the remnant "папка с изображениями" against "Папка | с документами").
+    got = _answer_of("Папка с документами открылась в окне, а папка с изображениями — с другими параметрами.", [
+        (4, "nsubj", "NOUN"), (3, "case", "ADP"), (4, "obl", "NOUN"), (0, "root", "VERB"), (6, "case", "ADP"),
+        (4, "obl", "NOUN"), (9, "punct", "PUNCT"), (9, "cc", "CCONJ"), (4, "conj", "NOUN"), (11, "case", "ADP"),
+        (9, "nmod", "NOUN"), (15, "punct", "PUNCT"), (15, "case", "ADP"), (15, "amod", "ADJ"), (9, "orphan", "NOUN"),
+        (4, "punct", "PUNCT")], {1: "Case=Nom", 3: "Case=Ins", 6: "Case=Loc", 9: "Case=Nom", 11: "Case=Ins", 15: "Case=Ins"})
+    assert got["R1"] == ["папка с изображениями"] and got["cR1"] == ["Папка"]
