@@ -164,6 +164,28 @@ def test_dash_gaps_makes_the_second_conjunct_an_orphan():
     assert (sentence.words[10].head, sentence.words[10].deprel) == (8, "orphan")
 
 
+def test_dash_gaps_with_the_first_remnant_hung_from_the_verb():
+    # "в мае" hangs from the verb as obl, only "на 7%" as conj: the bracket opens the gapped clause.
+    text = "Цены выросли на 5% (в мае — на 7%)."
+    sentence, offsets = sentence_from_text(text)
+    _tree(sentence, [(2, "nsubj", "NOUN"), (0, "root", "VERB"), (5, "case", "ADP"), (5, "nummod", "NUM"),
+                     (2, "obl", "SYM"), (8, "punct", "PUNCT"), (8, "case", "ADP"), (2, "obl", "NOUN"),
+                     (12, "punct", "PUNCT"), (12, "case", "ADP"), (12, "nummod", "NUM"), (2, "conj", "SYM"),
+                     (2, "punct", "PUNCT"), (2, "punct", "PUNCT")])
+    assert dash_gaps(sentence)
+    assert [(w.head, w.deprel) for w in (sentence.words[7], sentence.words[11])] == [(2, "conj"), (8, "orphan")]
+    assert is_tree(sentence)
+    Enhancer(find_profile("ru")).enhance(sentence)
+    predicted = answer(sentence, offsets, text)
+    assert predicted.cls == 1 and predicted.spans["V"] == [(text.index("на 7%"),) * 2]
+    # Without the bracket (or comma, or conjunction) before it, "в мае" is the full clause's own.
+    sentence, _ = sentence_from_text("Цены выросли на 5% в мае — на 7%.")
+    _tree(sentence, [(2, "nsubj", "NOUN"), (0, "root", "VERB"), (5, "case", "ADP"), (5, "nummod", "NUM"),
+                     (2, "obl", "SYM"), (7, "case", "ADP"), (2, "obl", "NOUN"), (11, "punct", "PUNCT"),
+                     (11, "case", "ADP"), (11, "nummod", "NUM"), (2, "conj", "SYM"), (2, "punct", "PUNCT")])
+    assert not dash_gaps(sentence)
+
+
 def test_dash_gaps_leaves_coordination_alone():
     # "и" coordinates the second conjunct: a coordination, not a gapped clause.
     sentence, _ = sentence_from_text("Он купил хлеб — и молоко.")

@@ -18,6 +18,14 @@ and are not verbs themselves; the second has no ``cc`` after the first,
 a ``cc`` before the first is the gapped clause's *а*, *и*); a dash (``-``, ``–``,
 ``—``, ``--``) hanging from either of them stands between them.
 
+The parser can also hang only the second remnant as ``conj`` and the first
+from the verb as an argument or adjunct (*возросло на 16,4% (в 2004 г. — на
+16,7%)*; *смотрит на Нэша, потом – на меня*).  When that dependent ends
+right before a dash standing for the verb that comes right before the
+``conj``, and a comma, a bracket, a semicolon or a conjunction opens it, it
+is the promoted remnant and the ``conj`` its ``orphan`` (:func:`dash_gaps`
+again).
+
 Several gapped clauses in a row (*BTAS - на 3,4%, CCBN - на 1,5%, KTTH - на
 5,4%*; *семь раз - тройняшек и четыре раза - по четверо детей*) are often
 parsed with the remnants of the later ones as more ``orphan`` dependents of
@@ -34,6 +42,7 @@ from __future__ import annotations
 
 import itertools
 
+from eud.enhance.correlates import BasicTree
 from eud.graph import Sentence, Word
 
 DASHES = {"-", "–", "—", "--"}
@@ -62,7 +71,47 @@ def dash_gaps(sentence: Sentence) -> bool:
             second.head, second.deprel = first.id, "orphan"
             changed = True
             break
+        else:
+            changed |= _oblique_first(sentence, verb, conjuncts)
     return changed
+
+
+# The verb's dependents that can be the first remnant when the parser hung only the second as ``conj``.
+FIRST_REMNANT = {"obl", "advmod", "nsubj", "obj", "iobj"}
+# Words that open a gapped clause right before its first remnant.
+OPENERS = {",", "(", ";"}
+
+
+def _oblique_first(sentence: Sentence, verb: Word, conjuncts: list[Word]) -> bool:
+    """Make gapping of a ``conj`` whose first remnant the parser hung from the verb as an argument or adjunct.
+
+    *возросло на 16,4% (в 2004 г. — на 16,7%)*; *смотрит на Нэша, потом –
+    на меня*: the verb's dependent right before a dash standing for the verb
+    (:func:`gap_dash`), opened by a comma, a bracket, a semicolon or a
+    conjunction, is the promoted remnant and the ``conj`` after the dash its
+    ``orphan``.  True if it changed the tree.
+    """
+    words = sentence.words
+    tree = BasicTree(sentence)
+    for second in conjuncts:
+        if any(w.head == second.id and w.udeprel in OWN_CLAUSE - {"cc"} for w in words):
+            continue
+        start = min(k for k in tree.subtree(second.id, set()) if words[k - 1].upos != "PUNCT")
+        dashes = [i for i in range(verb.id + 1, start) if gap_dash(words, i)]
+        if not dashes or any(words[k - 1].upos != "PUNCT" for k in range(dashes[-1] + 1, start)):
+            continue
+        for c in tree.children[verb.id]:
+            first = words[c - 1]
+            ids = {k for k in tree.subtree(c, set()) if words[k - 1].upos != "PUNCT"} or {c}
+            if (first.udeprel not in FIRST_REMNANT or not verb.id < min(ids) or max(ids) > dashes[-1]
+                    or any(words[k - 1].upos != "PUNCT" for k in range(max(ids) + 1, dashes[-1]))):
+                continue
+            opener = words[min(ids) - 2]
+            if opener.form in OPENERS or opener.upos == "CCONJ":
+                first.deprel = "conj"
+                second.head, second.deprel = first.id, "orphan"
+                return True
+    return False
 
 
 # Words that part one gapped clause from the next in a row of them.
