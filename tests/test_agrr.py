@@ -444,3 +444,20 @@ def test_correlate_takes_the_words_the_remnant_repeats():
         (9, "nmod", "NOUN"), (15, "punct", "PUNCT"), (15, "case", "ADP"), (15, "amod", "ADJ"), (9, "orphan", "NOUN"),
         (4, "punct", "PUNCT")], {1: "Case=Nom", 3: "Case=Ins", 6: "Case=Loc", 9: "Case=Nom", 11: "Case=Ins", 15: "Case=Ins"})
     assert got["R1"] == ["папка с изображениями"] and got["cR1"] == ["Папка"]
+
+
+def test_framing_adverbial_of_a_bracketed_aside_is_no_remnant():
+    # No phrase with "в" in the full clause: "в мае" only frames the aside, and AGRR names one remnant.
+    got = _answer_of("Цены выросли на 5% (в мае — на 7%).", [
+        (2, "nsubj", "NOUN"), (0, "root", "VERB"), (5, "case", "ADP"), (5, "nummod", "NUM"), (2, "obl", "SYM"),
+        (8, "punct", "PUNCT"), (8, "case", "ADP"), (2, "conj", "NOUN"), (12, "punct", "PUNCT"), (12, "case", "ADP"),
+        (12, "nummod", "NUM"), (8, "orphan", "SYM"), (8, "punct", "PUNCT"), (2, "punct", "PUNCT")])
+    assert got["R1"] == ["на 7%"] and got["R2"] == [] and got["V"] == ["на 7%)."]
+    assert got["cR1"] == ["на 5%"] and got["cR2"] == []
+    # With "в апреле" in the full clause, "в мае" contrasts with it: two remnants.
+    got = _answer_of("Цены в апреле выросли на 5% (в мае — на 7%).", [
+        (4, "nsubj", "NOUN"), (3, "case", "ADP"), (4, "obl", "NOUN"), (0, "root", "VERB"), (7, "case", "ADP"),
+        (7, "nummod", "NUM"), (4, "obl", "SYM"), (10, "punct", "PUNCT"), (10, "case", "ADP"), (4, "conj", "NOUN"),
+        (14, "punct", "PUNCT"), (14, "case", "ADP"), (14, "nummod", "NUM"), (10, "orphan", "SYM"), (10, "punct", "PUNCT"),
+        (4, "punct", "PUNCT")])
+    assert got["R1"] == ["в мае"] and got["R2"] == ["на 7%"] and got["cR1"] == ["в апреле"]

@@ -34,7 +34,10 @@
   (the parser split one: *микотоксинов и пестицидов - по методам*), those
   before the first dash standing for the verb make ``R1`` and the rest
   ``R2``, else the promoted remnant makes ``R2`` when it is the last and
-  the first makes ``R1`` otherwise; a remnant that a bracket, semicolon
+  the first makes ``R1`` otherwise; in a gapped clause in brackets, a first
+  remnant that is an adverbial with no counterpart in the full clause is
+  left out, and the second is ``R1`` (:func:`framing`, *(в 2004 г. — на
+  16,7%)*: ``R1`` *на 16,7%*); a remnant that a bracket, semicolon
   or dash parts from the one before is dropped (:func:`remnant_groups`).
   A dash standing for the verb between the two (not a range, *25 - 39%*:
   :func:`~eud.agrr.gaps.gap_dash`) parts them whatever the tree says: the words before it
@@ -259,6 +262,32 @@ def parenthetical(tree: BasicTree, remnant: Word, promoted: Word, remnants: list
     text = " ".join(words[k - 1].form.lower() for k in sorted(ids) if words[k - 1].upos != "PUNCT"
                     and words[k - 1].udeprel != "cc")
     return text in INTRODUCTORY
+
+
+def framing(tree: BasicTree, remnant: Word, candidates: list[Word]) -> bool:
+    """Whether a first remnant is an adverbial that frames the gapped clause, with no counterpart in the full one.
+
+    AGRR names a remnant only with a correlate: in *возросло на 16,4% (в 2004
+    г. — на 16,7%)* the only remnant is *на 16,7%*, while *в январе 2005 г.
+    … (в январе 2004 г. — на 3%)* has two.  A prepositional phrase is such
+    an adverbial when no candidate correlate has its preposition, an adverb
+    when no candidate is an adverb.  :func:`answer` asks this only of a
+    gapped clause in brackets, an aside that gives a figure for another
+    time or place: outside brackets a phrase with another preposition
+    mostly contrasts all the same (*Там стоял стол, за ним – стул*).
+    """
+    marker = tree.marker(remnant.id)
+    if marker:
+        return not any(tree.marker(c.id) == marker for c in candidates)
+    if remnant.upos == "ADV":
+        return not any(c.upos == "ADV" for c in candidates)
+    return False
+
+
+def _bracketed(words: list[Word], offsets: list[tuple[int, int]], span: Span) -> bool:
+    """Whether an opening bracket is the word right before a span."""
+    before = [k for k, (_, end) in enumerate(offsets) if end <= span[0]]
+    return bool(before) and words[before[-1]].form == "("
 
 
 def remnants_of(sentence: Sentence, node: EmptyNode) -> tuple[Word | None, list[Word]]:
@@ -655,16 +684,22 @@ def answer(sentence: Sentence, offsets: list[tuple[int, int]], text: str) -> Agr
             while after < len(words) - 1 and not any(ch.isalnum() for ch in words[after].form):
                 after += 1
             spans["V"].append((offsets[after][0],) * 2 if after < len(offsets) else (offsets[-1][1],) * 2)
-        spans["R1"].append(phrase[0])
-        if len(phrase) > 1:
-            spans["R2"].append(phrase[1])
+        # One correlate for each of R1 and R2: the first remnant of each group (remnant_groups()).
+        first, second = remnant_groups(words, remnants, promoted)
+        paired = [first[0], second[0]] if second else remnants[:2]
+        source = None
         if not spans["cV"]:
             copied = copy_of(node)
             source = words[(verb_of(sentence, copied, False) if copied else antecedent(sentence, promoted)) - 1]
+            # A bracketed aside's framing adverbial is no remnant (framing()): *(в 2004 г. — на 16,7%)*.
+            if (len(phrase) == len(remnants) == 2 and _bracketed(words, offsets, phrase[0])
+                    and framing(tree, paired[0], candidates_of(tree, source, remnants))):
+                phrase, paired = phrase[1:], paired[1:]
+        spans["R1"].append(phrase[0])
+        if len(phrase) > 1:
+            spans["R2"].append(phrase[1])
+        if source is not None:
             spans["cV"].append(offsets[(verb_of(sentence, copied) if copied else source.id) - 1])
-            # One correlate for each of R1 and R2: the first remnant of each group (remnant_groups()).
-            first, second = remnant_groups(words, remnants, promoted)
-            paired = [first[0], second[0]] if second else remnants[:2]
             matched = correlates(tree, source, paired)
             # A correlate's phrase stops at the other correlate, the verb and the gapped clause.
             others = {c.id for c in matched if c is not None} | {source.id} | {promoted.id}
