@@ -461,3 +461,16 @@ def test_framing_adverbial_of_a_bracketed_aside_is_no_remnant():
         (14, "punct", "PUNCT"), (14, "case", "ADP"), (14, "nummod", "NUM"), (10, "orphan", "SYM"), (10, "punct", "PUNCT"),
         (4, "punct", "PUNCT")])
     assert got["R1"] == ["в мае"] and got["R2"] == ["на 7%"] and got["cR1"] == ["в апреле"]
+
+
+def test_letter_tagged_punctuation_stays_in_the_phrase():
+    # The tagger calls the variable "х" punctuation and hangs it as punct: it is no edge punctuation to trim.
+    got = _answer_of("Обозначим через А матрицу, а через х вектор.", [
+        (0, "root", "VERB"), (3, "case", "ADP"), (1, "obl", "PROPN"), (1, "obj", "NOUN"), (9, "punct", "PUNCT"),
+        (9, "cc", "CCONJ"), (9, "orphan", "ADP"), (7, "punct", "PUNCT"), (1, "conj", "NOUN"), (1, "punct", "PUNCT")])
+    assert got["R1"] == ["через х"] and got["R2"] == ["вектор"]
+    # The same with the letter hung from the promoted remnant.
+    got = _answer_of("Назовем форму линейной, а подпространство F областью.", [
+        (0, "root", "VERB"), (1, "obj", "NOUN"), (1, "xcomp", "ADJ"), (6, "punct", "PUNCT"), (6, "cc", "CCONJ"),
+        (1, "conj", "NOUN"), (6, "punct", "PUNCT"), (6, "orphan", "NOUN"), (1, "punct", "PUNCT")])
+    assert got["R1"] == ["подпространство F"] and got["R2"] == ["областью"]

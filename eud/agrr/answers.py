@@ -43,7 +43,8 @@
   :func:`~eud.agrr.gaps.gap_dash`) parts them whatever the tree says: the words before it
   are ``R1``, those after it ``R2``; without one, neither reaches over the
   other's remnants.  Each runs from its first to its last word,
-  punctuation at the edges trimmed, ``R1`` also without the clause's
+  punctuation at the edges trimmed (a letter the tagger calls punctuation,
+  *в точке х*, stays: :func:`punctuation`), ``R1`` also without the clause's
   conjunction at its start (*а*, *и*, *как*: AGRR never starts ``R1`` with
   one), and a bracket, quote or abbreviation dot closing it is taken in
   (:func:`closed`, *в 2006 г.*);
@@ -152,12 +153,22 @@ def phrase_span(tree: BasicTree, offsets: list[tuple[int, int]], phrase: set[int
     """
     words = tree.sentence.words
     ids = sorted(phrase)
-    while len(ids) > 1 and (words[ids[0] - 1].upos == "PUNCT" or conjunction and (
+    while len(ids) > 1 and (punctuation(words[ids[0] - 1]) or conjunction and (
             words[ids[0] - 1].upos in ("CCONJ", "SCONJ") or words[ids[0] - 1].udeprel in ("cc", "mark"))):
         ids.pop(0)
-    while len(ids) > 1 and words[ids[-1] - 1].upos == "PUNCT" and not _closes(words, ids):
+    while len(ids) > 1 and punctuation(words[ids[-1] - 1]) and not _closes(words, ids):
         ids.pop()
     return offsets[ids[0] - 1][0], offsets[ids[-1] - 1][1]
+
+
+def punctuation(word: Word) -> bool:
+    """Whether a word is punctuation: tagged so and with no letter or digit.
+
+    The tagger calls a one-letter variable punctuation and hangs it as
+    ``punct`` (*в точке х*, *подпространство F*, *через L*); it belongs to
+    the phrase.
+    """
+    return word.upos == "PUNCT" and not any(ch.isalnum() for ch in word.form)
 
 
 def remnant_ids(tree: BasicTree, i: int, stop: set[int], clause_head: bool) -> set[int]:
@@ -171,7 +182,8 @@ def remnant_ids(tree: BasicTree, i: int, stop: set[int], clause_head: bool) -> s
     words = tree.sentence.words
     skip = set(stop)
     if clause_head:
-        skip |= {c for c in tree.children[i] if words[c - 1].udeprel in NOT_PHRASE and not _conjunct(tree, c)}
+        skip |= {c for c in tree.children[i] if words[c - 1].udeprel in NOT_PHRASE and not _conjunct(tree, c)
+                 and (words[c - 1].udeprel != "punct" or punctuation(words[c - 1]))}
     return tree.subtree(i, skip)
 
 
