@@ -474,3 +474,19 @@ def test_letter_tagged_punctuation_stays_in_the_phrase():
         (0, "root", "VERB"), (1, "obj", "NOUN"), (1, "xcomp", "ADJ"), (6, "punct", "PUNCT"), (6, "cc", "CCONJ"),
         (1, "conj", "NOUN"), (6, "punct", "PUNCT"), (6, "orphan", "NOUN"), (1, "punct", "PUNCT")])
     assert got["R1"] == ["подпространство F"] and got["R2"] == ["областью"]
+
+
+def test_relative_clause_on_the_whole_clause_leaves_the_remnant():
+    # ", что соответствует ..." comments on the whole gapped clause: not part of R2.
+    spec = [(2, "nsubj", "NOUN"), (0, "root", "VERB"), (4, "case", "ADP"), (2, "obl", "NOUN"), (6, "nummod", "NUM"),
+            (2, "obj", "NOUN"), (10, "punct", "PUNCT"), (10, "cc", "CCONJ"), (10, "case", "ADP"), (2, "conj", "NOUN"),
+            (13, "punct", "PUNCT"), (13, "nummod", "NUM"), (10, "orphan", "NOUN"), (16, "punct", "PUNCT"),
+            (16, "mark", "SCONJ"), (13, "acl:relcl", "VERB"), (16, "obj", "NOUN"), (2, "punct", "PUNCT")]
+    got = _answer_of("Пособие составило в мае 25 рублей, а в июне - 30 рублей, что соответствует минимуму.", spec)
+    assert got["R1"] == ["в июне"] and got["R2"] == ["30 рублей"]
+    # A clause on "что" that completes a pronoun stays: "все, что он любит".
+    spec = [(2, "nsubj", "PRON"), (0, "root", "VERB"), (2, "obj", "NOUN"), (6, "punct", "PUNCT"), (6, "cc", "CCONJ"),
+            (2, "conj", "PRON"), (10, "punct", "PUNCT"), (10, "obj", "PRON"), (10, "nsubj", "PRON"), (6, "acl:relcl", "VERB"),
+            (12, "punct", "PUNCT"), (6, "orphan", "NOUN"), (2, "punct", "PUNCT")]
+    got = _answer_of("Я отдам сердце, а все, что он любит, овцам.", spec)
+    assert got["R1"] == ["все, что он любит"] and got["R2"] == ["овцам"]

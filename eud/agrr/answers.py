@@ -44,7 +44,9 @@
   are ``R1``, those after it ``R2``; without one, neither reaches over the
   other's remnants.  Each runs from its first to its last word,
   punctuation at the edges trimmed (a letter the tagger calls punctuation,
-  *в точке х*, stays: :func:`punctuation`), ``R1`` also without the clause's
+  *в точке х*, stays: :func:`punctuation`), without a relative clause on
+  *что* about the whole clause (*3360 руб., что соответствует …*:
+  :func:`sentential_relative`), ``R1`` also without the clause's
   conjunction at its start (*а*, *и*, *как*: AGRR never starts ``R1`` with
   one), and a bracket, quote or abbreviation dot closing it is taken in
   (:func:`closed`, *в 2006 г.*);
@@ -249,8 +251,41 @@ def remnant_spans(tree: BasicTree, offsets: list[tuple[int, int]], promoted: Wor
         else:
             # A remnant's phrase does not reach over the other remnant's words.
             parts = [{i for i in parts[0] if i < next_head} or parts[0], {i for i in parts[1] if i > last_head} or parts[1]]
+    parts = [part - sentential_relative(tree, part) or part for part in parts]
     # The first remnant starts after the clause's conjunction (*а*, *и*, *как*).
     return [closed(words, offsets, phrase_span(tree, offsets, part, conjunction=k == 0)) for k, part in enumerate(parts)]
+
+
+# The relative pronoun that can stand for a whole clause (*..., что соответствует ...*, *..., о чем свидетельствуют ...*).
+WHAT = {"что", "чего", "чему", "чем", "чём"}
+
+
+def sentential_relative(tree: BasicTree, phrase: set[int]) -> set[int]:
+    """The words of a relative clause on *что* in a remnant's phrase that comments on the whole gapped clause.
+
+    *а во 2-м кв. 2002 года - 3360 руб., что соответствует 155,8% ПМ*;
+    *а в поперечном направлении — жестким ферромагнетиком, о чем
+    свидетельствуют петли*: the parser hangs the clause from the remnant's
+    last noun, but it is about the whole clause, and AGRR leaves it out of
+    the remnant.  A clause on *что* that completes a pronoun stays (*все,
+    что ты любишь*; *в то, что видят*), and so does one on *который*,
+    *где*, or a comparative *чем* without a preposition.
+    """
+    words = tree.sentence.words
+    out: set[int] = set()
+    for k in phrase:
+        word = words[k - 1]
+        if word.udeprel not in ("acl", "parataxis") or word.head not in phrase:
+            continue
+        if words[word.head - 1].upos in ("PRON", "DET"):
+            continue
+        ids = sorted(i for i in tree.subtree(k, set()) if i in phrase and not punctuation(words[i - 1]))
+        # The pronoun starts the clause, after its preposition if any (a bare *чем* is comparative).
+        pronoun = ids[1] if words[ids[0] - 1].upos == "ADP" and len(ids) > 1 else ids[0]
+        form = words[pronoun - 1].form.lower()
+        if (form == "что" or pronoun != ids[0] and form in WHAT) and ids[0] > 1 and words[ids[0] - 2].form == ",":
+            out |= {i for i in tree.subtree(k, set()) if i in phrase}
+    return out
 
 
 def _closes(words: list[Word], ids: list[int]) -> bool:
