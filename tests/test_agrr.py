@@ -490,3 +490,15 @@ def test_relative_clause_on_the_whole_clause_leaves_the_remnant():
             (12, "punct", "PUNCT"), (6, "orphan", "NOUN"), (2, "punct", "PUNCT")]
     got = _answer_of("Я отдам сердце, а все, что он любит, овцам.", spec)
     assert got["R1"] == ["все, что он любит"] and got["R2"] == ["овцам"]
+
+
+def test_antecedent_verb_whose_dependents_parallel_the_remnants():
+    # The gapped clause hangs from "стимулирует" in the bracket; "добавьте" has the parallel dependents.
+    got = _answer_of("Для женщины добавьте две капли масла (он стимулирует сон), а для мужчины - три капли масла.", [
+        (2, "case", "ADP"), (3, "obl", "NOUN"), (0, "root", "VERB"), (5, "nummod", "NUM"), (3, "obj", "NOUN"),
+        (5, "nmod", "NOUN"), (9, "punct", "PUNCT"), (9, "nsubj", "PRON"), (3, "parataxis", "VERB"), (9, "obj", "NOUN"),
+        (9, "punct", "PUNCT"), (15, "punct", "PUNCT"), (15, "cc", "CCONJ"), (15, "case", "ADP"), (9, "conj", "NOUN"),
+        (18, "punct", "PUNCT"), (18, "nummod", "NUM"), (15, "orphan", "NOUN"), (18, "nmod", "NOUN"), (3, "punct", "PUNCT")],
+        {2: "Case=Gen", 5: "Case=Acc", 6: "Case=Gen", 8: "Case=Nom", 10: "Case=Acc", 15: "Case=Gen", 18: "Case=Acc",
+         19: "Case=Gen"})
+    assert got["cV"] == ["добавьте"] and got["cR1"] == ["Для женщины"] and got["cR2"] == ["две капли масла"]

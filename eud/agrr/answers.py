@@ -24,7 +24,11 @@
   записан*); when the rule found no antecedent (the promoted remnant hangs
   from a verb as ``obl``, say, rather than as ``conj``), the first verb
   above the promoted remnant, else the last verb before it
-  (:func:`antecedent`);
+  (:func:`antecedent`); another verb before the gapped clause whose
+  dependents parallel the remnants far better than the copied verb's is
+  taken instead (:func:`antecedent_verb`: the parser hung the gapped clause
+  from a verb in a bracket, *добавьте 4 капли (он … стимулирует …), а для
+  мужчины - 3 капли*);
 * ``R1``/``R2``, one span each per empty node (:func:`remnant_spans`): the
   promoted remnant and its ``orphan`` dependents in word order, each as the
   words of its basic subtree without the other remnants' subtrees; the
@@ -94,6 +98,8 @@ ADVERB_COST = 3.0  # an adverb or particle for a remnant that is neither
 PERSONAL_COST = 3.0  # a personal pronoun for a remnant that is no pronoun
 NESTED_COST = 3.0  # a noun's nominal modifier
 DISTANCE_COST = 0.15  # per word between the candidate and the verb
+UNMATCHED_COST = 5.0  # a remnant left without a correlate (when a verb is compared with another, antecedent_verb())
+ANTECEDENT_MARGIN = 10.0  # how much better another verb's correlates must fit than the copied verb's (antecedent_verb())
 # Abbreviations whose dot belongs to the phrase even before a capital (*млн. USD*); any other
 # short lowercase word's dot does only before a lowercase word or a dash (*в 2005 г. - ...*),
 # and the last word's dot never does (the sentence's full stop: *... а ты вниз.*).
@@ -463,19 +469,45 @@ def correlates(tree: BasicTree, source: Word, remnants: list[Word]) -> list[Word
     a correlate, so a remnant is never left without one while a candidate is
     free.
     """
+    return best_pairs(tree, source, remnants)[1]
+
+
+def best_pairs(tree: BasicTree, source: Word, remnants: list[Word]) -> tuple[float, list[Word | None]]:
+    """:func:`correlates` with its score: the sum of the pairs' :func:`fit`, the order cost, and :data:`UNMATCHED_COST` per remnant left without a correlate."""
     candidates = candidates_of(tree, source, remnants)
+    best: tuple[float, list[Word | None]] = (-UNMATCHED_COST * len(remnants), [None] * len(remnants))
     if not candidates:
-        return [None] * len(remnants)
-    best: tuple[float, list[Word | None]] = (float("-inf"), [None] * len(remnants))
+        return best
+    best = (float("-inf"), best[1])
     for combo in itertools.permutations(candidates + [None] * len(remnants), len(remnants)):
         if all(c is None for c in combo) or any(c is None for c in combo) and len(candidates) >= len(remnants):
             continue
-        total = sum(fit(tree, source, r, c) for r, c in zip(remnants, combo) if c is not None)
+        total = sum(fit(tree, source, r, c) if c is not None else -UNMATCHED_COST for r, c in zip(remnants, combo))
         placed = [c.id for c in combo if c is not None]
         total -= ORDER_COST * sum(1 for a, b in itertools.combinations(placed, 2) if a > b)
         if total > best[0]:
             best = (total, list(combo))
-    return best[1]
+    return best
+
+
+def antecedent_verb(tree: BasicTree, source: Word, remnants: list[Word]) -> Word:
+    """The verb the gapped clause shares: the copied one, unless another verb's dependents parallel the remnants far better.
+
+    The parser can hang the gapped clause from the wrong verb: *Для женщины
+    добавьте 4 капли эфира (он … стимулирует удовольствие), а для мужчины -
+    3 капли*, where the gapping rule copies *стимулирует*.  The remnants
+    contrast with the full clause's dependents, so a verb before the gapped
+    clause whose dependents make correlates scoring :data:`ANTECEDENT_MARGIN`
+    more (:func:`best_pairs`) is taken instead.
+    """
+    first = min(r.id for r in remnants)
+    best, score = source, best_pairs(tree, source, remnants)[0] + ANTECEDENT_MARGIN
+    for verb in tree.sentence.words[:first - 1]:
+        if verb.upos == "VERB" and verb is not source:
+            total = best_pairs(tree, verb, remnants)[0]
+            if total > score:
+                best, score = verb, total
+    return best
 
 
 def correlate_span(tree: BasicTree, offsets: list[tuple[int, int]], correlate: Word, source: Word,
@@ -746,6 +778,9 @@ def answer(sentence: Sentence, offsets: list[tuple[int, int]], text: str) -> Agr
         if len(phrase) > 1:
             spans["R2"].append(phrase[1])
         if source is not None:
+            other = antecedent_verb(tree, source, paired) if copied else source
+            if other is not source:
+                source, copied = other, other.id
             spans["cV"].append(offsets[(verb_of(sentence, copied) if copied else source.id) - 1])
             matched = correlates(tree, source, paired)
             # A correlate's phrase stops at the other correlate, the verb and the gapped clause.
