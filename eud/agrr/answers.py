@@ -312,8 +312,8 @@ def parenthetical(tree: BasicTree, remnant: Word, promoted: Word, remnants: list
     """
     words = tree.sentence.words
     ids = remnant_ids(tree, remnant.id, {r.id for r in remnants} - {remnant.id}, remnant is promoted)
-    text = " ".join(words[k - 1].form.lower() for k in sorted(ids) if words[k - 1].upos != "PUNCT"
-                    and words[k - 1].udeprel != "cc")
+    text = " ".join(words[k - 1].form.lower() for k in sorted(ids)
+                    if not punctuation(words[k - 1]) and words[k - 1].udeprel != "cc")
     return text in INTRODUCTORY
 
 
