@@ -129,3 +129,12 @@ def test_a_gapped_clause_does_not_straddle_a_bracket():
     # *Lee* sits inside brackets, *coffee* outside them: they are no remnants of one clause.
     changed, deprels = _checked("promoted-in-brackets")
     assert changed == 1 and deprels[7] == "nmod"
+
+
+def test_remnants_marked_otherwise_than_their_correlates_are_a_list():
+    # *against Boston* pairs with *on Monday*, *with ease* with *for the Owls*: two remnants whose
+    # adpositions differ from their correlates' are no contrast, so both orphans go.
+    changed, deprels = _checked("markers-differ")
+    assert changed == 2 and deprels[14] == deprels[16] == "nmod"
+    # *on Tuesday for the Rays* mirrors *on Monday for the Owls*: gapping stays.
+    assert _checked("markers-mirror")[0] == 0
