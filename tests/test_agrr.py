@@ -502,3 +502,19 @@ def test_antecedent_verb_whose_dependents_parallel_the_remnants():
         {2: "Case=Gen", 5: "Case=Acc", 6: "Case=Gen", 8: "Case=Nom", 10: "Case=Acc", 15: "Case=Gen", 18: "Case=Acc",
          19: "Case=Gen"})
     assert got["cV"] == ["добавьте"] and got["cR1"] == ["Для женщины"] and got["cR2"] == ["две капли масла"]
+
+
+def test_conjunction_after_the_first_remnant_stays_in_the_phrase():
+    # The tagger calls the initial "П" a conjunction and the parser hangs it from the promoted remnant as cc:
+    # the clause's conjunction comes before its first remnant, so this one belongs to R2.
+    spec = [(2, "obl", "NOUN"), (0, "root", "VERB"), (5, "flat", "PROPN"), (3, "punct", "PUNCT"), (2, "nsubj", "PROPN"),
+            (11, "punct", "PUNCT"), (11, "orphan", "NOUN"), (11, "punct", "PUNCT"), (11, "cc", "CCONJ"),
+            (11, "punct", "PUNCT"), (2, "conj", "PROPN"), (2, "punct", "PUNCT")]
+    got = _answer_of("Председателем избран К. Левин, заместителем — П. Бирюков.", spec)
+    assert got["R1"] == ["заместителем"] and got["R2"] == ["П. Бирюков"] and got["V"] == ["П. Бирюков."]
+    # The clause's own conjunction before the first remnant stays out of R1.
+    spec = [(2, "obl", "NOUN"), (0, "root", "VERB"), (5, "flat", "PROPN"), (3, "punct", "PUNCT"), (2, "nsubj", "PROPN"),
+            (12, "punct", "PUNCT"), (12, "cc", "CCONJ"), (12, "orphan", "NOUN"), (12, "punct", "PUNCT"),
+            (12, "cc", "CCONJ"), (12, "punct", "PUNCT"), (2, "conj", "PROPN"), (2, "punct", "PUNCT")]
+    got = _answer_of("Председателем избран К. Левин, а заместителем — П. Бирюков.", spec)
+    assert got["R1"] == ["заместителем"] and got["R2"] == ["П. Бирюков"]

@@ -34,7 +34,9 @@
   words of its basic subtree without the other remnants' subtrees; the
   promoted remnant also without the clause's ``cc``, ``punct``, ``mark`` and
   other clause-level dependents, but with a ``conj`` that is no clause of
-  its own (*богатство и знатность — от Неба*).  With more than two remnants
+  its own (*богатство и знатность — от Неба*) and with a ``cc`` after the
+  clause's first remnant, which cannot be the clause's conjunction (*П.П.
+  Бирюков*: initials tagged as conjunctions).  With more than two remnants
   (the parser split one: *микотоксинов и пестицидов - по методам*), those
   before the first dash standing for the verb make ``R1`` and the rest
   ``R2``, else the promoted remnant makes ``R2`` when it is the last and
@@ -179,19 +181,24 @@ def punctuation(word: Word) -> bool:
     return word.upos == "PUNCT" and not any(ch.isalnum() for ch in word.form)
 
 
-def remnant_ids(tree: BasicTree, i: int, stop: set[int], clause_head: bool) -> set[int]:
+def remnant_ids(tree: BasicTree, i: int, stop: set[int], clause_head: bool, first: int | None = None) -> set[int]:
     """Word ``i``'s phrase as a remnant: its subtree without ``stop``; for the promoted remnant, without the clause's dependents.
 
     The promoted remnant heads the gapped clause, so its ``cc``, ``punct``,
     ``mark`` and the like belong to the clause; its ``conj`` is a conjunct of
     its phrase (*богатство и знатность — от Неба*) unless it is a clause of its
     own: a verb, or a word with ``orphan`` dependents (the next gapped clause).
+    A ``cc`` after the clause's ``first`` remnant is not the clause's
+    conjunction, which opens the clause: it belongs to the phrase (*П.П.
+    Бирюков*, initials the tagger calls conjunctions).
     """
     words = tree.sentence.words
     skip = set(stop)
     if clause_head:
+        # The clause's conjunction comes before its first remnant (*, а заместителем — П.П. Бирюков*).
+        inside = {c for c in tree.children[i] if words[c - 1].udeprel == "cc" and first is not None and first < c < i}
         skip |= {c for c in tree.children[i] if words[c - 1].udeprel in NOT_PHRASE and not _conjunct(tree, c)
-                 and (words[c - 1].udeprel != "punct" or punctuation(words[c - 1]))}
+                 and (words[c - 1].udeprel != "punct" or punctuation(words[c - 1])) and c not in inside}
     return tree.subtree(i, skip)
 
 
@@ -241,7 +248,7 @@ def remnant_spans(tree: BasicTree, offsets: list[tuple[int, int]], promoted: Wor
     """``R1`` and (with two remnants or more) ``R2`` of one gap (see the module docstring)."""
     words = tree.sentence.words
     ids = {r.id for r in remnants}
-    own = {r.id: remnant_ids(tree, r.id, ids - {r.id}, r is promoted) for r in remnants}
+    own = {r.id: remnant_ids(tree, r.id, ids - {r.id}, r is promoted, remnants[0].id) for r in remnants}
     first, second = (_adjoining(words, group) for group in remnant_groups(words, remnants, promoted))
     parts = [set().union(*(own[r.id] for r in group)) for group in (first, second) if group]
     if len(parts) > 1:
