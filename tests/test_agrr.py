@@ -518,3 +518,12 @@ def test_conjunction_after_the_first_remnant_stays_in_the_phrase():
             (12, "cc", "CCONJ"), (12, "punct", "PUNCT"), (2, "conj", "PROPN"), (2, "punct", "PUNCT")]
     got = _answer_of("Председателем избран К. Левин, а заместителем — П. Бирюков.", spec)
     assert got["R1"] == ["заместителем"] and got["R2"] == ["П. Бирюков"]
+
+
+def test_correlate_on_chem_takes_its_comparative():
+    # "более" hangs from the verb, but "чем на 5%" completes it: the correlate is "более чем на 5%".
+    spec = [(2, "nsubj", "NOUN"), (0, "root", "VERB"), (2, "advmod", "ADV"), (7, "case", "SCONJ"), (7, "case", "ADP"),
+            (7, "nummod", "NUM"), (2, "obl", "SYM"), (10, "punct", "PUNCT"), (10, "cc", "CCONJ"), (2, "conj", "NOUN"),
+            (14, "punct", "PUNCT"), (14, "case", "ADP"), (14, "nummod", "NUM"), (10, "orphan", "SYM"), (2, "punct", "PUNCT")]
+    got = _answer_of("Цены выросли более чем на 5%, а зарплаты — на 3%.", spec, {1: "Case=Nom", 10: "Case=Nom"})
+    assert got["cR1"] == ["Цены"] and got["cR2"] == ["более чем на 5%"]

@@ -74,7 +74,9 @@
   (:func:`bare_modifier`, :func:`noun_modifiers`).  The words right before
   or after a correlate's phrase that repeat the remnant's words at the same
   distance (*на 35.5% г/г … на 37.6% г/г*, *слишком долгим … слишком
-  глубокой*) join it, with their own dependents (:func:`parallel_words`).  Punctuation at a phrase's
+  глубокой*) join it, with their own dependents (:func:`parallel_words`).
+  A phrase on *чем* takes the comparative before it, which the parser
+  hangs from the verb (*более, чем на 200%*: :func:`comparative`).  Punctuation at a phrase's
   edges is trimmed, except a closing bracket or quote whose opening one is
   inside; a correlate's phrase also takes such a bracket or quote, or the
   dot of an abbreviation, attached right after it (:func:`closed`).
@@ -539,12 +541,37 @@ def correlate_span(tree: BasicTree, offsets: list[tuple[int, int]], correlate: W
         phrase |= trailing_phrase(tree, phrase, {source.id, base.id}, stop, before)
     if remnant is not None and bare_modifier(tree, remnant, stop):
         phrase = noun_modifiers(tree, correlate, remnant, stop) or phrase
+    phrase |= comparative(words, phrase, stop | {source.id, base.id})
     if remnant is not None and remnant_phrase:
         extra = parallel_words(words, phrase, correlate, remnant, remnant_phrase, stop, before, source.id)
         phrase |= extra
         for k in extra:
             phrase |= phrase_ids(tree, k, stop, before, source.id)
     return closed(words, offsets, phrase_span(tree, offsets, phrase))
+
+
+# Comparative adverbs that a phrase on *чем* completes (*более, чем на 200%*); others carry Degree=Cmp.
+COMPARATIVES = {"более", "менее", "больше", "меньше"}
+
+
+def comparative(words: list[Word], phrase: set[int], stop: set[int]) -> set[int]:
+    """The comparative, and the comma after it, before a phrase that starts with *чем* (*более, чем на 200%*).
+
+    A phrase on *чем* is the second half of a comparison and never stands
+    alone: AGRR takes the comparative in (*выросло более чем в 2 раза*),
+    while the parser hangs it from the verb.  Empty when the word before
+    (a comma skipped) is no comparative or is in ``stop``.
+    """
+    ids = sorted(k for k in phrase if not punctuation(words[k - 1]))
+    if not ids or words[ids[0] - 1].form.lower() != "чем":
+        return set()
+    k = ids[0] - 1
+    if k > 1 and words[k - 1].form == ",":
+        k -= 1
+    word = words[k - 1] if k >= 1 else None
+    if word is None or k in stop or not (word.form.lower() in COMPARATIVES or word.feat("Degree") == "Cmp"):
+        return set()
+    return set(range(k, ids[0]))
 
 
 def parallel_words(words: list[Word], phrase: set[int], correlate: Word, remnant: Word, remnant_phrase: set[int],
