@@ -527,3 +527,22 @@ def test_correlate_on_chem_takes_its_comparative():
             (14, "punct", "PUNCT"), (14, "case", "ADP"), (14, "nummod", "NUM"), (10, "orphan", "SYM"), (2, "punct", "PUNCT")]
     got = _answer_of("Цены выросли более чем на 5%, а зарплаты — на 3%.", spec, {1: "Case=Nom", 10: "Case=Nom"})
     assert got["cR1"] == ["Цены"] and got["cR2"] == ["более чем на 5%"]
+
+
+@pytest.mark.parametrize("text, spec, r1, r2", [
+    # "в свою очередь" hangs from the promoted remnant: it is no part of R1.
+    ("Он привязан к отцу, а тот, в свою очередь, — к матери.", [
+        (2, "nsubj", "PRON"), (0, "root", "VERB"), (4, "case", "ADP"), (2, "obl", "NOUN"), (7, "punct", "PUNCT"),
+        (7, "cc", "CCONJ"), (2, "conj", "DET"), (7, "punct", "PUNCT"), (11, "case", "ADP"), (11, "det", "DET"),
+        (7, "obl", "NOUN"), (7, "punct", "PUNCT"), (7, "punct", "PUNCT"), (15, "case", "ADP"), (7, "orphan", "NOUN"),
+        (2, "punct", "PUNCT")], "тот", "к матери"),
+    # A closing "и так далее" carries the row of clauses on: no part of R2.
+    ("Оно летело от камня к горе, от нее — к реке и так далее.", [
+        (2, "nsubj", "PRON"), (0, "root", "VERB"), (4, "case", "ADP"), (2, "obl", "NOUN"), (6, "case", "ADP"),
+        (2, "obl", "NOUN"), (9, "punct", "PUNCT"), (9, "case", "ADP"), (2, "conj", "PRON"), (12, "punct", "PUNCT"),
+        (12, "case", "ADP"), (9, "orphan", "NOUN"), (15, "cc", "CCONJ"), (15, "advmod", "ADV"), (12, "conj", "ADV"),
+        (2, "punct", "PUNCT")], "от нее", "к реке"),
+])
+def test_introductory_phrase_and_so_on_leave_the_remnant(text, spec, r1, r2):
+    got = _answer_of(text, spec)
+    assert got["R1"] == [r1] and got["R2"] == [r2]

@@ -52,7 +52,9 @@
   punctuation at the edges trimmed (a letter the tagger calls punctuation,
   *в точке х*, stays: :func:`punctuation`), without a relative clause on
   *что* about the whole clause (*3360 руб., что соответствует …*:
-  :func:`sentential_relative`), ``R1`` also without the clause's
+  :func:`sentential_relative`), without an introductory phrase at an edge
+  and a closing *и так далее* (*тот, в свою очередь*; *к очередному
+  водоему и так далее*: :func:`aside`), ``R1`` also without the clause's
   conjunction at its start (*а*, *и*, *как*: AGRR never starts ``R1`` with
   one), and a bracket, quote or abbreviation dot closing it is taken in
   (:func:`closed`, *в 2006 г.*);
@@ -141,7 +143,9 @@ INTRODUCTORY = {"например", "к примеру", "точнее", "вер
                 "наверное", "наверно", "видимо", "разумеется", "конечно", "безусловно", "пожалуй", "стало быть",
                 "следовательно", "так сказать", "иначе говоря", "другими словами", "вроде бы", "вероятно",
                 "кажется", "во-первых", "во-вторых", "в-третьих", "таким образом", "в итоге", "правда",
-                "также", "так же"}
+                "также", "так же", "в свою очередь", "скажем"}
+# "And so on": it closes a list and contrasts with nothing (aside()); the abbreviations as the tokens spell them.
+ETCETERA = {"так далее", "тому подобное", "прочее", "т д", "т п"}
 
 
 def copy_of(node: EmptyNode) -> int | None:
@@ -267,8 +271,42 @@ def remnant_spans(tree: BasicTree, offsets: list[tuple[int, int]], promoted: Wor
             # A remnant's phrase does not reach over the other remnant's words.
             parts = [{i for i in parts[0] if i < next_head} or parts[0], {i for i in parts[1] if i > last_head} or parts[1]]
     parts = [part - sentential_relative(tree, part) or part for part in parts]
+    parts = [part - aside(words, part) or part for part in parts]
     # The first remnant starts after the clause's conjunction (*а*, *и*, *как*).
     return [closed(words, offsets, phrase_span(tree, offsets, part, conjunction=k == 0)) for k, part in enumerate(parts)]
+
+
+def aside(words: list[Word], phrase: set[int]) -> set[int]:
+    """The words at a remnant phrase's edge that are no part of it: an introductory phrase after or before a comma, or "and so on".
+
+    The parser hangs an introductory word (:data:`INTRODUCTORY`) from the
+    nearest noun (*первым вице-премьером, скажем*; *тот, в свою очередь*),
+    and a closing *и так далее* (:data:`ETCETERA`) from the last conjunct
+    (*к очередному водоему и так далее*), where it carries the row of gapped
+    clauses on; neither contrasts with anything in the full clause, and AGRR
+    leaves them out of the remnant.  An *и т. д.* that closes a list inside
+    the remnant (*Обман, Несдержанность, Скорбь и т. д.*) stays.
+    """
+    ids = sorted(k for k in phrase if not punctuation(words[k - 1]))
+    out: set[int] = set()
+    for j in range(1, len(ids)):
+        # A comma in the sentence (the phrase may not hold it) parts the introductory words from the rest.
+        if words[ids[j] - 2].form == "," and _text(words, ids[j:]) in INTRODUCTORY:
+            out |= {k for k in phrase if k >= ids[j] - 1}
+        if words[ids[j - 1]].form == "," and _text(words, [k for k in ids[:j] if words[k - 1].udeprel != "cc"]) in INTRODUCTORY:
+            out |= {k for k in phrase if k <= ids[j - 1] + 1}
+    for n in range(1, min(4, len(ids) - 1)):
+        # A closing "и так далее", "и т. д." with its "и", unless it closes a list in the phrase (*Обман, Скорбь и т. д.*).
+        start = ids[-n - 1]
+        if (words[start - 1].form.lower() == "и" and _text(words, ids[-n:]) in ETCETERA
+                and not any(words[k - 1].form == "," or words[k - 1].udeprel == "cc" for k in phrase if k < start)):
+            out |= {k for k in phrase if k >= start}
+    return out
+
+
+def _text(words: list[Word], ids: list[int]) -> str:
+    """The words' forms in lower case, one space apart."""
+    return " ".join(words[k - 1].form.lower() for k in ids)
 
 
 # The relative pronoun that can stand for a whole clause (*..., что соответствует ...*, *..., о чем свидетельствуют ...*).
