@@ -133,6 +133,7 @@ class Pipeline:
             from eud.nn.lexicon import Lemmatizer
             from eud.nn.package import load_package
             from eud.nn.predict import Predictor
+            from eud.nn.verifier import GappingVerifier
 
             network = (folder.resolve(), precision)
             if network not in cls._networks:
@@ -146,7 +147,7 @@ class Pipeline:
                                  "say which language to parse (eud parse --lang CODE --model FOLDER)")
             predictor = Predictor(net, vocabs, config, graph_mode=graph_mode, batch_words=batch_words,
                                   precision=precision, lemmatizer=Lemmatizer.load(folder, lang=language.split("_")[0] if "languages" in config else None),
-                                  language=language)
+                                  language=language, verifier=GappingVerifier.load(folder, config))
             cls._loaded[key] = cls(predictor, folder, str(model))
         return cls._loaded[key]
 

@@ -123,6 +123,7 @@ class Parser(nn.Module):
         if "graph_dep" in scores:
             scores["enh"] = edges.float().masked_fill(~head_ok, NEG)
         scores["head_ok"] = head_ok
+        scores["states"] = x  # the encoder's word states, for eud.nn.verifier
         return scores
 
     def _fast_heads(self) -> torch.autocast:

@@ -66,6 +66,7 @@ so they are package settings, tuned on dev files (``eval/label_bias_sweep.py``).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from eud.enhance.gapping import Alignment, Gapping
 from eud.graph import Sentence, Word
@@ -219,11 +220,14 @@ def unsure(clause: Alignment, margins: list[float], minimum: dict[str, float]) -
 
 
 def demote_without_correlates(sentence: Sentence, fallback: list[str], gapping: Gapping,
-                              margins: list[float] | None = None, minimum: dict[str, float] | None = None) -> int:
+                              margins: list[float] | None = None, minimum: dict[str, float] | None = None,
+                              verify: Callable[[Alignment], bool] | None = None) -> int:
     """Relabel stray orphans, then the orphans of gapped clauses that fail; returns how many changed.
 
     A clause fails when its remnants lack correlates, or (with ``margins``, per word, and
     ``minimum``, a package's ``orphan_margins``) when the parser is unsure of it.
+    ``verify``, where given, has the last word on a clause that passes the other checks
+    (:meth:`eud.nn.verifier.GappingVerifier.accepts`).
     ``gapping`` finds the correlates as it would to build the empty node.  Undoing one
     clause can change another's (an inner clause hangs on an outer one), so this repeats
     until every remaining clause passes.
@@ -237,7 +241,8 @@ def demote_without_correlates(sentence: Sentence, fallback: list[str], gapping: 
         undone = [r for clause in clauses for r in stray_orphans(clause, nesting)]
         if not undone:
             failing = [clause for clause in clauses if lacks_correlates(clause) or unparallel(clause, markers)
-                       or (margins is not None and minimum and unsure(clause, margins, minimum))]
+                       or (margins is not None and minimum and unsure(clause, margins, minimum))
+                       or (verify is not None and not verify(clause))]
             undone = [r for clause in failing for r in clause.remnants
                       if r is not clause.promoted and r.deprel == "orphan"]
         if not undone:

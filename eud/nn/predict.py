@@ -20,6 +20,7 @@ output passes ``udvalidate --level 2``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -35,6 +36,7 @@ from eud.nn.lexicon import Lemmatizer
 from eud.nn.model import TAGS, Parser, resolve_precision
 from eud.nn.mst import decode_tree
 from eud.nn.orphans import demote_orphans, demote_without_correlates
+from eud.nn.verifier import GappingVerifier
 from eud.nn.vocab import Vocab
 from eud.validate.repair import repair_sentence
 
@@ -55,6 +57,8 @@ class Decoded:
     fallback: list[str] = field(default_factory=list)
     # Per word, the ``orphan`` score minus the fallback's (after the bias): how sure the parser is of an orphan.
     margins: list[float] = field(default_factory=list)
+    # [n, d] the encoder's word states (with ``fallback``), for the gapping verifier.
+    states: np.ndarray | None = None
 
 
 def _label_choices(scores: np.ndarray, root_ix: int | None, is_root: np.ndarray) -> np.ndarray:
@@ -125,7 +129,8 @@ def decode(model: Parser, scores: dict[str, torch.Tensor], batch: Batch, vocabs:
         edge_probs = probs[b, :n, : n + 1] if probs is not None else None
         out.append(Decoded(tags, all_heads[b], deprels[start:start + n], edge_probs, edges[b],
                            others[start:start + n] if fallback else [],
-                           margins[start:start + n].tolist() if fallback else []))
+                           margins[start:start + n].tolist() if fallback else [],
+                           scores["states"][b, :n].numpy() if fallback and "states" in scores else None))
         start += n
     return out
 
@@ -135,7 +140,8 @@ class Predictor:
 
     def __init__(self, model: Parser, vocabs: dict[str, Vocab], config: dict[str, Any], *,
                  graph_mode: str | None = None, batch_words: int = 2000, precision: str | None = None,
-                 lemmatizer: Lemmatizer | None = None, language: str | None = None) -> None:
+                 lemmatizer: Lemmatizer | None = None, language: str | None = None,
+                 verifier: GappingVerifier | None = None) -> None:
         """``precision``: auto, fp32 or bf16 for the encoder (None keeps the model's setting).
 
         ``language`` (a language or treebank code) overrides the config's: a multilingual model
@@ -143,6 +149,9 @@ class Predictor:
 
         ``lemmatizer`` (the package's lexicon, :mod:`eud.nn.lexicon`) decides lemmas from the
         classifier's scripts; without one the scripts are applied as they are.
+
+        ``verifier`` (:mod:`eud.nn.verifier`) judges each predicted gapped clause from the
+        encoder's states, after the orphan checks (only with ``orphan_check``).
         """
         self.model = model.eval()
         self.vocabs = vocabs
@@ -175,6 +184,7 @@ class Predictor:
         self.orphan_check = bool(config.get("orphan_check", False))
         # orphan_margins: how sure of some gapped clauses the parser must be (eud.nn.orphans.unsure).
         self.orphan_margins: dict[str, float] = dict(config.get("orphan_margins") or {})
+        self.verifier = verifier
         if precision is not None:
             model.precision = resolve_precision(precision)
 
@@ -218,7 +228,9 @@ class Predictor:
             w.head, w.deprel = d.heads[i], d.deprels[i]
         if self.orphan_check and d.fallback:
             demote_orphans(sentence, d.fallback)
-            demote_without_correlates(sentence, d.fallback, self.gapping, d.margins, self.orphan_margins)
+            verify = (partial(self.verifier.accepts, sentence, states=d.states, margins=d.margins)
+                      if self.verifier is not None and d.states is not None else None)
+            demote_without_correlates(sentence, d.fallback, self.gapping, d.margins, self.orphan_margins, verify)
         sentence.empty_nodes = []
         # A network trained without a graph scorer (``graph = false``) has only the rules.
         mode = self.graph_mode if self.model.graph is not None else "rules"
