@@ -62,6 +62,9 @@ def test_a_fitted_verifier_separates_its_classes_and_survives_a_round_trip(tmp_p
     loaded = GappingVerifier.load(tmp_path, config)
     assert loaded is not None and loaded.threshold == -0.5
     assert np.allclose(loaded.score(x), scores, atol=1e-3)
+    (tmp_path / "gapping_verifier.safetensors").unlink()
+    with pytest.raises(ValueError, match="gapping_verifier.safetensors is missing"):
+        GappingVerifier.load(tmp_path, config)
 
 
 def test_the_verifier_has_the_last_word_on_a_clause_the_other_checks_pass():

@@ -129,5 +129,10 @@ class GappingVerifier:
             return None
         from safetensors.numpy import load_file
 
+        from eud.nn.package import PackageError
+
+        if not (folder / FILE).is_file():
+            raise PackageError(f"{folder}: config.json sets {CONFIG_KEY!r} but {FILE} is missing "
+                               f"(copy it from the package it came from, or delete the key)")
         t = {k: v.astype(np.float64) for k, v in load_file(str(folder / FILE)).items()}
         return cls(t["weight"], float(t["bias"][0]), t["mean"], t["scale"], float(settings["threshold"]))
