@@ -37,12 +37,12 @@ def test_clause_features_read_the_remnants_their_correlates_and_the_conjunction(
     margins = [0.0] * 5 + [2.5, 0.0]
     f = clause_features(sentence, clause, states, margins)
     d = states.shape[1]
-    assert f.shape == (5 * d + len(SCALARS),)
-    kim, apples, conj, lee, pears = (_unit(states[i - 1]) for i in (1, 3, 4, 5, 6))
+    assert f.shape == (6 * d + len(SCALARS),)
+    kim, bought, apples, conj, lee, pears = (_unit(states[i - 1]) for i in (1, 2, 3, 4, 5, 6))
     assert np.allclose(f[:d], lee) and np.allclose(f[d:2 * d], pears) and np.allclose(f[2 * d:3 * d], conj)
-    assert np.allclose(f[3 * d:4 * d], lee * kim) and np.allclose(f[4 * d:5 * d], pears * apples)
-    bought = _unit(states[1])
-    assert np.allclose(f[5 * d:], [lee @ kim, pears @ apples, lee @ bought, 2.5, 2.0, 0.0, 0.0])
+    assert np.allclose(f[3 * d:4 * d], bought)
+    assert np.allclose(f[4 * d:5 * d], lee * kim) and np.allclose(f[5 * d:6 * d], pears * apples)
+    assert np.allclose(f[6 * d:], [lee @ kim, pears @ apples, lee @ bought, 2.5, 2.0, 0.0, 0.0])
 
 
 def test_a_fitted_verifier_separates_its_classes_and_survives_a_round_trip(tmp_path):

@@ -5,8 +5,9 @@ Elisha Cuthbert, Chad Michael Murray, and Paris Hilton in House of Wax*), and th
 :mod:`eud.nn.orphans` judge a clause by its tree alone.  The verifier asks the encoder: a
 logistic regression scores a gapped clause (an :class:`~eud.enhance.gapping.Alignment`) from
 
-* the word states (length-normalised) of the promoted remnant, of the first other remnant
-  and of the clause's conjunction (zeros where there is none);
+* the word states (length-normalised) of the promoted remnant, of the first other remnant,
+  of the clause's conjunction (zeros where there is none) and of the antecedent, the
+  predicate said to be elided (some verbs take lists, *include*, *star opposite*);
 * the elementwise products of the promoted remnant's state with its correlate's and of
   the first other remnant's with its correlate's: how each remnant parallels what it
   contrasts with;
@@ -47,7 +48,7 @@ def _unit(v: np.ndarray) -> np.ndarray:
 
 
 def clause_features(sentence: Sentence, clause: Alignment, states: np.ndarray, margins: list[float]) -> np.ndarray:
-    """The feature vector of one gapped clause: five state-sized blocks, then :data:`SCALARS`.
+    """The feature vector of one gapped clause: six state-sized blocks, then :data:`SCALARS`.
 
     ``states`` [n, d] are the encoder's outputs for the sentence's words, ``margins`` the
     parser's per-word orphan margins.
@@ -67,7 +68,7 @@ def clause_features(sentence: Sentence, clause: Alignment, states: np.ndarray, m
     surest = max((margins[r.id - 1] for r, _ in others), default=0.0) if margins else 0.0
     scalars = [float(p @ pc), float(o @ oc), float(p @ antecedent), surest, float(len(clause.remnants)),
                float(clause.lifted), float(sum(c is None for c in clause.correlates))]
-    return np.concatenate([p, o, state(conjunction), p * pc, o * oc, np.array(scalars)])
+    return np.concatenate([p, o, state(conjunction), antecedent, p * pc, o * oc, np.array(scalars)])
 
 
 class GappingVerifier:
