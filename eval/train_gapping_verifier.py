@@ -90,6 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     pipe.predictor.verifier = None
     parts = [file_examples(pipe, p) for p in args.train] + [splice_examples(pipe, p) for p in args.splice]
     parts = [p for p in parts if len(p[1])]
+    if not parts:
+        raise SystemExit("error: the package predicts no gapped clause in the training files: nothing to fit")
     x = np.concatenate([p[0] for p in parts])
     y = np.concatenate([p[1] for p in parts])
     print(f"fitting on {len(y)} clauses: {int(y.sum())} gapping, {int(len(y) - y.sum())} false alarms", flush=True)
