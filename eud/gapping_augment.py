@@ -15,6 +15,11 @@ With ``auxiliaries`` the second verb may have auxiliaries too, and they are elid
 gapping elides the finite verb with its non-finite one (*Kim has bought a car and Lee a bike*).
 The new sentences have no enhanced layer (their graph would need empty nodes), so
 they teach the tree and tagger heads only.
+
+:func:`spliced` makes more of them from *pairs* of sentences: a plain one-clause sentence,
+then the remnants of a short one with the same verb (*She went to the bank.* + *Tom has
+gone to the shops.* → *She went to the bank and Tom to the shops.*), each remnant with a
+correlate of its relation that it differs from.
 """
 
 from __future__ import annotations
@@ -176,7 +181,9 @@ def _remnant_source(sentence: Sentence, kids: dict[int, list[Word]]) -> tuple[Wo
         return None
     deps = kids.get(verb.id, [])
     remnants = [d for d in deps if d.deprel not in ELIDED and d is not sentence.words[-1]]
-    if (len(remnants) < 2 or any(d.udeprel == "advmod" and d.lemma.lower() in PARTICLES for d in remnants) or len(sentence.words) > 16 or any(d.udeprel not in REMNANTS for d in remnants)
+    if (len(sentence.words) > 16 or len(remnants) < 2
+            or any(d.udeprel not in REMNANTS for d in remnants)
+            or any(d.udeprel == "advmod" and d.lemma.lower() in PARTICLES for d in remnants)
             or not any(d.udeprel == "nsubj" for d in remnants)):
         return None
     return verb, remnants
@@ -226,7 +233,7 @@ def splice(first: Sentence, second: Sentence, connector: tuple[bool, str] = (Fal
         return None
     kept = sorted(set().union(*(_subtree(d, kids2) for d in remnants)))
 
-    def plain(w: Word, **change) -> Word:
+    def plain(w: Word, **change: object) -> Word:
         out = copy.copy(w)
         out.misc = "_"
         for key, value in change.items():
@@ -252,7 +259,7 @@ def splice(first: Sentence, second: Sentence, connector: tuple[bool, str] = (Fal
         deprel = "conj" if w is p else "orphan" if w.head == v2.id else w.deprel
         words.append(plain(w, id=new_id[old], form=form, head=head, deprel=deprel))
     words[-1].misc = "SpaceAfter=No"
-    for w in words[n:offset]:
+    for w in words[n:offset]:  # the comma and the conjunction hang from the promoted remnant
         w.head = new_id[p.id]
     stop = first.words[-1]
     words.append(plain(stop, id=len(words) + 1))
