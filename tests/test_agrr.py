@@ -546,3 +546,18 @@ def test_correlate_on_chem_takes_its_comparative():
 def test_introductory_phrase_and_so_on_leave_the_remnant(text, spec, r1, r2):
     got = _answer_of(text, spec)
     assert got["R1"] == [r1] and got["R2"] == [r2]
+
+
+def test_correlate_takes_the_degree_adverb_before_it():
+    # "почти" hangs from the verb, but it grades "в два раза": the correlate is "почти в два раза".
+    got = _answer_of("Цены выросли почти в два раза, а зарплаты — в полтора.", [
+        (2, "nsubj", "NOUN"), (0, "root", "VERB"), (2, "advmod", "ADV"), (6, "case", "ADP"), (6, "nummod", "NUM"),
+        (2, "obl", "NOUN"), (9, "punct", "PUNCT"), (9, "cc", "CCONJ"), (2, "conj", "NOUN"), (12, "punct", "PUNCT"),
+        (12, "case", "ADP"), (9, "orphan", "NUM"), (2, "punct", "PUNCT")], {1: "Case=Nom", 9: "Case=Nom"})
+    assert got["cR1"] == ["Цены"] and got["cR2"] == ["почти в два раза"]
+    # "очень" hung from the verb grades "тихо" and is no correlate of its own: "тихо" pairs with "громко".
+    got = _answer_of("Он говорил очень тихо, а она — очень громко.", [
+        (2, "nsubj", "PRON"), (0, "root", "VERB"), (2, "advmod", "ADV"), (2, "advmod", "ADV"), (7, "punct", "PUNCT"),
+        (7, "cc", "CCONJ"), (2, "conj", "PRON"), (10, "punct", "PUNCT"), (10, "advmod", "ADV"), (7, "orphan", "ADV"),
+        (2, "punct", "PUNCT")], {1: "Case=Nom|Person=3", 7: "Case=Nom|Person=3"})
+    assert got["cR1"] == ["Он"] and got["cR2"] == ["очень тихо"]

@@ -78,7 +78,9 @@
   distance (*на 35.5% г/г … на 37.6% г/г*, *слишком долгим … слишком
   глубокой*) join it, with their own dependents (:func:`parallel_words`).
   A phrase on *чем* takes the comparative before it, which the parser
-  hangs from the verb (*более, чем на 200%*: :func:`comparative`).  Punctuation at a phrase's
+  hangs from the verb (*более, чем на 200%*: :func:`comparative`), and an adverb of degree right
+  before a phrase grades it wherever the parser hung it (*слишком долгим*, *почти в четыре раза*:
+  :func:`degree_words`); before an adjective or adverb it is no candidate itself.  Punctuation at a phrase's
   edges is trimmed, except a closing bracket or quote whose opening one is
   inside; a correlate's phrase also takes such a bracket or quote, or the
   dot of an abbreviation, attached right after it (:func:`closed`).
@@ -418,8 +420,11 @@ def candidates_of(tree: BasicTree, source: Word, remnants: list[Word]) -> list[W
     # A noun's nominal modifier (*уровень зарплат вырос ..., пенсий - ...*).
     out += [words[d - 1] for c in out if c.upos in ("NOUN", "PROPN", "PRON", "NUM")
             for d in tree.children[c.id] if words[d - 1].udeprel == "nmod"]
+    # An adverb of degree before an adjective or adverb grades it and contrasts with nothing itself (degree():
+    # *слишком долгим*); before a preposition or number it may head the phrase (*приблизительно до 1/4*).
     out = [c for c in out if c.id not in taken and c.id < first and c.udeprel not in NOT_CANDIDATE
-           and c.upos not in ("PUNCT", "CCONJ", "SCONJ", "ADP")]
+           and c.upos not in ("PUNCT", "CCONJ", "SCONJ", "ADP")
+           and not (degree(words, c.id) and words[c.id].upos in ("ADJ", "ADV"))]
     if base is not source and base.id < first:
         out.append(base)  # the predicate of a copula clause, whatever its relation (root, conj, ...)
     return out
@@ -580,6 +585,7 @@ def correlate_span(tree: BasicTree, offsets: list[tuple[int, int]], correlate: W
     if remnant is not None and bare_modifier(tree, remnant, stop):
         phrase = noun_modifiers(tree, correlate, remnant, stop) or phrase
     phrase |= comparative(words, phrase, stop | {source.id, base.id})
+    phrase |= degree_words(words, phrase, stop | {source.id, base.id}, source.id)
     if remnant is not None and remnant_phrase:
         extra = parallel_words(words, phrase, correlate, remnant, remnant_phrase, stop, before, source.id)
         phrase |= extra
@@ -610,6 +616,44 @@ def comparative(words: list[Word], phrase: set[int], stop: set[int]) -> set[int]
     if word is None or k in stop or not (word.form.lower() in COMPARATIVES or word.feat("Degree") == "Cmp"):
         return set()
     return set(range(k, ids[0]))
+
+
+# Adverbs of degree or approximation: they grade the word after them (*слишком долгим*, *гораздо сильнее*,
+# *почти в четыре раза*, *примерно 60%*), so they belong to its phrase wherever the parser hung them.
+DEGREE = {"очень", "слишком", "более", "менее", "наиболее", "наименее", "гораздо", "намного", "значительно",
+          "довольно", "достаточно", "весьма", "крайне", "почти", "примерно", "приблизительно", "свыше", "чуть",
+          "совсем", "вполне", "столь", "настолько"}
+
+
+def degree_words(words: list[Word], phrase: set[int], stop: set[int], verb: int) -> set[int]:
+    """The adverbs of degree (:data:`DEGREE`) right before a correlate's phrase, on its side of the verb.
+
+    The parser hangs them from the verb (*момент был слишком долгим, а
+    тишина – слишком глубокой*; *увеличилась почти в четыре раза, а … — в
+    полтора*), but they grade the word after them, and AGRR takes them into
+    the correlate.  The run stops at a word in ``stop`` (the verb, the other
+    correlate).
+    """
+    first = min(phrase)
+    out: set[int] = set()
+    k = first - 1
+    while k >= 1 and k not in stop and (k < verb) == (first < verb) and degree(words, k):
+        out.add(k)
+        k -= 1
+    return out
+
+
+def degree(words: list[Word], k: int) -> bool:
+    """Whether word ``k`` is an adverb of degree (:data:`DEGREE`) that grades the next word, not the verb or nothing.
+
+    One that heads words of its own is a phrase (*приблизительно до 1/4*
+    with *до 1/4* hung from it), and *менее* in *тем не менее* ("still") is
+    no degree at all.
+    """
+    word = words[k - 1]
+    return (word.form.lower() in DEGREE and word.upos in ("ADV", "PART", "ADJ", "ADP") and k < len(words)
+            and not punctuation(words[k]) and words[k].upos not in ("VERB", "AUX")
+            and not any(w.head == k for w in words) and _text(words, list(range(max(1, k - 2), k + 1))) != "тем не менее")
 
 
 def parallel_words(words: list[Word], phrase: set[int], correlate: Word, remnant: Word, remnant_phrase: set[int],
