@@ -561,3 +561,12 @@ def test_correlate_takes_the_degree_adverb_before_it():
         (7, "cc", "CCONJ"), (2, "conj", "PRON"), (10, "punct", "PUNCT"), (10, "advmod", "ADV"), (7, "orphan", "ADV"),
         (2, "punct", "PUNCT")], {1: "Case=Nom|Person=3", 7: "Case=Nom|Person=3"})
     assert got["cR1"] == ["Он"] and got["cR2"] == ["очень тихо"]
+
+
+def test_quantifier_correlate_takes_its_partitive():
+    # "из них" hangs from the verb, but it names the set "Один" is taken from: the correlate is "Один из них".
+    got = _answer_of("Один из них стал врачом, а другой — учителем.", [
+        (4, "nsubj", "NUM"), (3, "case", "ADP"), (4, "obl", "PRON"), (0, "root", "VERB"), (4, "obl", "NOUN"),
+        (8, "punct", "PUNCT"), (8, "cc", "CCONJ"), (4, "conj", "ADJ"), (10, "punct", "PUNCT"), (8, "orphan", "NOUN"),
+        (4, "punct", "PUNCT")], {1: "Case=Nom", 3: "Case=Gen", 5: "Case=Ins", 8: "Case=Nom", 10: "Case=Ins"})
+    assert got["cR1"] == ["Один из них"] and got["cR2"] == ["врачом"]

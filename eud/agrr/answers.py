@@ -78,7 +78,9 @@
   distance (*на 35.5% г/г … на 37.6% г/г*, *слишком долгим … слишком
   глубокой*) join it, with their own dependents (:func:`parallel_words`).
   A phrase on *чем* takes the comparative before it, which the parser
-  hangs from the verb (*более, чем на 200%*: :func:`comparative`), and an adverb of degree right
+  hangs from the verb (*более, чем на 200%*: :func:`comparative`); a numeral or quantifier takes the
+  partitive *из*-phrase after it, which the parser hangs from the verb (*один из них*:
+  :func:`partitive`); an adverb of degree right
   before a phrase grades it wherever the parser hung it (*слишком долгим*, *почти в четыре раза*:
   :func:`degree_words`); before an adjective or adverb it is no candidate itself.  Punctuation at a phrase's
   edges is trimmed, except a closing bracket or quote whose opening one is
@@ -582,6 +584,8 @@ def correlate_span(tree: BasicTree, offsets: list[tuple[int, int]], correlate: W
     phrase = phrase_ids(tree, correlate.id, stop, before, source.id)
     if correlate is not base and correlate.upos in NOMINAL:
         phrase |= trailing_phrase(tree, phrase, {source.id, base.id}, stop, before)
+    if correlate is not base:
+        phrase |= partitive(tree, phrase, correlate, {source.id, base.id}, stop, before)
     if remnant is not None and bare_modifier(tree, remnant, stop):
         phrase = noun_modifiers(tree, correlate, remnant, stop) or phrase
     phrase |= comparative(words, phrase, stop | {source.id, base.id})
@@ -755,10 +759,46 @@ def trailing_phrase(tree: BasicTree, phrase: set[int], verbs: set[int], stop: se
     if top in stop or top in verbs or word.udeprel not in TRAILING or word.upos not in NOMINAL:
         return set()
     ids = tree.subtree(top, stop)
-    if (min(ids) != last + 1 or max(ids) - min(ids) + 1 != len(ids) or max(ids) >= before
-            or any(words[k - 1].upos in ("VERB", "AUX") for k in ids)):
+    return ids if _adjoins(words, ids, last, before) else set()
+
+
+# Words that name a part of a set (*один из них*, *некоторые из этих атрибутов*, *часть из них*); numerals too.
+QUANTIFIERS = {"один", "одна", "одно", "одни", "одного", "одной", "одному", "одним", "некоторые", "некоторых", "многие",
+               "многих", "каждый", "каждая", "каждое", "любой", "любая", "любое", "кто", "кто-то", "кто-нибудь",
+               "никто", "часть", "большинство", "половина", "треть", "четверть", "остальные", "несколько"}
+
+
+def partitive(tree: BasicTree, phrase: set[int], correlate: Word, verbs: set[int], stop: set[int], before: int) -> set[int]:
+    """The partitive *из*-phrase the parser hung from the verb right after a quantifier correlate (*один | из них*).
+
+    *Однако с годами один из них стал пророком …, а другой — лютым
+    злодеем*: *из них* names the set *один* is taken from, so it belongs to
+    the correlate (AGRR: *один из них*), while the parser makes it an
+    oblique of the verb.  The correlate is a numeral or a quantifier
+    (:data:`QUANTIFIERS`); the phrase opens with *из* right after the
+    correlate's phrase, hangs from the verb, runs without a gap before
+    ``before`` and holds no verb nor a word of ``stop``.
+    """
+    words = tree.sentence.words
+    last = max(phrase)
+    if last >= len(words) or words[last].form.lower() != "из":
+        return set()
+    if correlate.upos != "NUM" and correlate.form.lower() not in QUANTIFIERS:
+        return set()
+    top = words[last].head
+    if not top or words[top - 1].head not in verbs or top in stop or top in verbs:
+        return set()
+    ids = tree.subtree(top, stop)
+    # A relative pronoun opens a clause of its own (*один из которых является …*).
+    if not _adjoins(words, ids, last, before) or any(words[k - 1].form.lower().startswith("котор") for k in ids):
         return set()
     return ids
+
+
+def _adjoins(words: list[Word], ids: set[int], last: int, before: int) -> bool:
+    """Whether a phrase starts right after word ``last``, runs without a gap, ends before ``before`` and holds no verb."""
+    return (min(ids) == last + 1 and max(ids) - min(ids) + 1 == len(ids) and max(ids) < before
+            and not any(words[k - 1].upos in ("VERB", "AUX") for k in ids))
 
 
 def closed(words: list[Word], offsets: list[tuple[int, int]], span: Span) -> Span:
