@@ -570,3 +570,12 @@ def test_quantifier_correlate_takes_its_partitive():
         (8, "punct", "PUNCT"), (8, "cc", "CCONJ"), (4, "conj", "ADJ"), (10, "punct", "PUNCT"), (8, "orphan", "NOUN"),
         (4, "punct", "PUNCT")], {1: "Case=Nom", 3: "Case=Gen", 5: "Case=Ins", 8: "Case=Nom", 10: "Case=Ins"})
     assert got["cR1"] == ["Один из них"] and got["cR2"] == ["врачом"]
+
+
+def test_subject_correlate_takes_its_postposed_possessive():
+    # "его" hangs from the verb as its object, but it is the possessive of "Голова": the correlate is "Голова его".
+    got = _answer_of("Голова его болела сильно, а спина — слабо.", [
+        (3, "nsubj", "NOUN"), (3, "obj", "PRON"), (0, "root", "VERB"), (3, "advmod", "ADV"), (7, "punct", "PUNCT"),
+        (7, "cc", "CCONJ"), (3, "conj", "NOUN"), (9, "punct", "PUNCT"), (7, "orphan", "ADV"), (3, "punct", "PUNCT")],
+        {1: "Case=Nom", 2: "Case=Acc|Person=3", 7: "Case=Nom"})
+    assert got["cR1"] == ["Голова его"] and got["cR2"] == ["сильно"]

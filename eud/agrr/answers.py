@@ -80,7 +80,8 @@
   A phrase on *чем* takes the comparative before it, which the parser
   hangs from the verb (*более, чем на 200%*: :func:`comparative`); a numeral or quantifier takes the
   partitive *из*-phrase after it, which the parser hangs from the verb (*один из них*:
-  :func:`partitive`); an adverb of degree right
+  :func:`partitive`); a subject noun takes a possessive *его*, *её*, *их* after it (*голова его*:
+  :func:`possessive`); an adverb of degree right
   before a phrase grades it wherever the parser hung it (*слишком долгим*, *почти в четыре раза*:
   :func:`degree_words`); before an adjective or adverb it is no candidate itself.  Punctuation at a phrase's
   edges is trimmed, except a closing bracket or quote whose opening one is
@@ -586,6 +587,8 @@ def correlate_span(tree: BasicTree, offsets: list[tuple[int, int]], correlate: W
         phrase |= trailing_phrase(tree, phrase, {source.id, base.id}, stop, before)
     if correlate is not base:
         phrase |= partitive(tree, phrase, correlate, {source.id, base.id}, stop, before)
+    if correlate.upos in ("NOUN", "PROPN") and correlate.feat("Case") == "Nom":
+        phrase |= possessive(words, phrase, stop, before, source.id, base.id)
     if remnant is not None and bare_modifier(tree, remnant, stop):
         phrase = noun_modifiers(tree, correlate, remnant, stop) or phrase
     phrase |= comparative(words, phrase, stop | {source.id, base.id})
@@ -793,6 +796,29 @@ def partitive(tree: BasicTree, phrase: set[int], correlate: Word, verbs: set[int
     if not _adjoins(words, ids, last, before) or any(words[k - 1].form.lower().startswith("котор") for k in ids):
         return set()
     return ids
+
+
+# The third person's possessives, which Russian can put after the noun (*отец его*, *часть их*).
+POSSESSIVES = {"его", "ее", "её", "их"}
+
+
+def possessive(words: list[Word], phrase: set[int], stop: set[int], before: int, verb: int, base: int) -> set[int]:
+    """A possessive *его*, *её*, *их* right after a noun correlate's phrase, on its side of the verb, wherever the parser hung it.
+
+    *…, голова его была защищена скалой, а тело — трупом убитой лошади*:
+    the parser takes the postposed possessive for the verb's object or
+    indirect object, but it belongs to the noun (AGRR: *голова его*).  Only
+    after a nominative: after an oblique it is mostly the object (*Коленями
+    его ударили …*).  Not one hung from a nominal after it (*их словесные
+    дуэли*) or in the other correlate's phrase (*языком его вкус*).
+    """
+    k = max(phrase) + 1
+    if k >= before or (k < verb) != (max(phrase) < verb) or words[k - 1].form.lower() not in POSSESSIVES:
+        return set()
+    head = words[k - 1].head
+    if k in stop or head > k and head != base and words[head - 1].upos in NOMINAL | {"ADJ"} or _within(words, k, stop, verb):
+        return set()
+    return {k}
 
 
 def _adjoins(words: list[Word], ids: set[int], last: int, before: int) -> bool:
