@@ -579,3 +579,20 @@ def test_subject_correlate_takes_its_postposed_possessive():
         (7, "cc", "CCONJ"), (3, "conj", "NOUN"), (9, "punct", "PUNCT"), (7, "orphan", "ADV"), (3, "punct", "PUNCT")],
         {1: "Case=Nom", 2: "Case=Acc|Person=3", 7: "Case=Nom"})
     assert got["cR1"] == ["Голова его"] and got["cR2"] == ["сильно"]
+
+
+def test_prepositional_correlate_leaves_the_next_argument_out():
+    # "капитал" after "В феврале" is the subject, not a postmodifier: "в январе" mirrors only "В феврале".
+    got = _answer_of("В феврале капитал вырос на 2%, а в январе — на 1%.", [
+        (2, "case", "ADP"), (4, "obl", "NOUN"), (4, "nsubj", "NOUN"), (0, "root", "VERB"), (7, "case", "ADP"),
+        (7, "nummod", "NUM"), (4, "obl", "SYM"), (11, "punct", "PUNCT"), (11, "cc", "CCONJ"), (11, "case", "ADP"),
+        (4, "conj", "NOUN"), (15, "punct", "PUNCT"), (15, "case", "ADP"), (15, "nummod", "NUM"), (11, "orphan", "SYM"),
+        (4, "punct", "PUNCT")], {2: "Case=Loc", 3: "Case=Nom", 11: "Case=Loc"})
+    assert got["cR1"] == ["В феврале"] and got["cR2"] == ["на 2%"]
+    # A genitive there is the noun's postmodifier and stays (*На входе канала*).
+    got = _answer_of("На входе канала стоит шлюз, а на выходе — насос.", [
+        (2, "case", "ADP"), (4, "obl", "NOUN"), (4, "nsubj", "NOUN"), (0, "root", "VERB"), (4, "nsubj", "NOUN"),
+        (9, "punct", "PUNCT"), (9, "cc", "CCONJ"), (9, "case", "ADP"), (4, "conj", "NOUN"), (11, "punct", "PUNCT"),
+        (9, "orphan", "NOUN"), (4, "punct", "PUNCT")], {2: "Case=Loc", 3: "Case=Gen", 5: "Case=Nom", 9: "Case=Loc",
+                                                         11: "Case=Nom"})
+    assert got["cR1"] == ["На входе канала"] and got["cR2"] == ["шлюз"]

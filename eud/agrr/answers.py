@@ -69,7 +69,9 @@
   numeral's phrase also takes the nominal phrase that the parser hung from the verb right after
   it, with no word between, when it is an argument or oblique of the verb
   and no other correlate: *Смертность от инфарктов* where *от инфарктов*
-  hangs from the verb (:func:`trailing_phrase`).  A remnant that is an
+  hangs from the verb (:func:`trailing_phrase`); after a prepositional
+  correlate, not a bare non-genitive phrase when the remnant ends with its
+  own head (*В феврале | совокупный капитал*: :func:`another_argument`).  A remnant that is an
   adjective or numeral without its noun and without a preposition
   (*четверо спортсменов …, а шестеро — …*) has as correlate only the
   correlate noun's modifiers of its part of speech, *четверо*
@@ -584,7 +586,10 @@ def correlate_span(tree: BasicTree, offsets: list[tuple[int, int]], correlate: W
         stop = stop | {c for c in tree.children[correlate.id] if words[c - 1].udeprel in CLAUSE_LEVEL}
     phrase = phrase_ids(tree, correlate.id, stop, before, source.id)
     if correlate is not base and correlate.upos in NOMINAL:
-        phrase |= trailing_phrase(tree, phrase, {source.id, base.id}, stop, before)
+        extra = trailing_phrase(tree, phrase, {source.id, base.id}, stop, before)
+        if not (extra and remnant is not None and remnant_phrase and another_argument(tree, correlate, extra, remnant,
+                                                                                     remnant_phrase)):
+            phrase |= extra
     if correlate is not base:
         phrase |= partitive(tree, phrase, correlate, {source.id, base.id}, stop, before)
     if correlate.upos in ("NOUN", "PROPN") and correlate.feat("Case") == "Nom":
@@ -825,6 +830,24 @@ def _adjoins(words: list[Word], ids: set[int], last: int, before: int) -> bool:
     """Whether a phrase starts right after word ``last``, runs without a gap, ends before ``before`` and holds no verb."""
     return (min(ids) == last + 1 and max(ids) - min(ids) + 1 == len(ids) and max(ids) < before
             and not any(words[k - 1].upos in ("VERB", "AUX") for k in ids))
+
+
+def another_argument(tree: BasicTree, correlate: Word, extra: set[int], remnant: Word, remnant_phrase: set[int]) -> bool:
+    """Whether the phrase :func:`trailing_phrase` found after a prepositional correlate is the clause's next argument.
+
+    *В феврале | совокупный уставный капитал … увеличился на 2,1 млрд.
+    руб., а в январе — на 0,6 млрд. руб.*: after a prepositional phrase, a
+    phrase without a preposition that is not in the genitive (the
+    postmodifier's case: *На входе | канала*) and does not open with a
+    conjunction (*К северу | и востоку*) is mostly the subject or object
+    the parser hung from the verb; when the remnant too ends with its own
+    head word (*в январе*), nothing in the gapped clause mirrors it.
+    """
+    words = tree.sentence.words
+    top = [k for k in extra if words[k - 1].head not in extra]
+    return (bool(tree.marker(correlate.id)) and not any(tree.marker(k) for k in extra)
+            and max(remnant_phrase) == remnant.id and not any(words[k - 1].feat("Case") == "Gen" for k in top)
+            and words[min(extra) - 1].udeprel != "cc")
 
 
 def closed(words: list[Word], offsets: list[tuple[int, int]], span: Span) -> Span:
