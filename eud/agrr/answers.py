@@ -366,9 +366,7 @@ def parenthetical(tree: BasicTree, remnant: Word, promoted: Word, remnants: list
     """
     words = tree.sentence.words
     ids = remnant_ids(tree, remnant.id, {r.id for r in remnants} - {remnant.id}, remnant is promoted)
-    text = " ".join(words[k - 1].form.lower() for k in sorted(ids)
-                    if not punctuation(words[k - 1]) and words[k - 1].udeprel != "cc")
-    return text in INTRODUCTORY
+    return _text(words, [k for k in sorted(ids) if not punctuation(words[k - 1]) and words[k - 1].udeprel != "cc"]) in INTRODUCTORY
 
 
 def framing(tree: BasicTree, remnant: Word, candidates: list[Word]) -> bool:
@@ -582,22 +580,23 @@ def correlate_span(tree: BasicTree, offsets: list[tuple[int, int]], correlate: W
     """
     words = tree.sentence.words
     base = predicate_of(tree.sentence, source)
+    verbs = {source.id, base.id}
     if correlate is not source and correlate is base:
         stop = stop | {c for c in tree.children[correlate.id] if words[c - 1].udeprel in CLAUSE_LEVEL}
     phrase = phrase_ids(tree, correlate.id, stop, before, source.id)
     if correlate is not base and correlate.upos in NOMINAL:
-        extra = trailing_phrase(tree, phrase, {source.id, base.id}, stop, before)
+        extra = trailing_phrase(tree, phrase, verbs, stop, before)
         if not (extra and remnant is not None and remnant_phrase and another_argument(tree, correlate, extra, remnant,
                                                                                      remnant_phrase)):
             phrase |= extra
     if correlate is not base:
-        phrase |= partitive(tree, phrase, correlate, {source.id, base.id}, stop, before)
+        phrase |= partitive(tree, phrase, correlate, verbs, stop, before)
     if correlate.upos in ("NOUN", "PROPN") and correlate.feat("Case") == "Nom":
         phrase |= possessive(words, phrase, stop, before, source.id, base.id)
     if remnant is not None and bare_modifier(tree, remnant, stop):
         phrase = noun_modifiers(tree, correlate, remnant, stop) or phrase
-    phrase |= comparative(words, phrase, stop | {source.id, base.id})
-    phrase |= degree_words(words, phrase, stop | {source.id, base.id}, source.id)
+    phrase |= comparative(words, phrase, stop | verbs)
+    phrase |= degree_words(words, phrase, stop | verbs, source.id)
     if remnant is not None and remnant_phrase:
         extra = parallel_words(words, phrase, correlate, remnant, remnant_phrase, stop, before, source.id)
         phrase |= extra
