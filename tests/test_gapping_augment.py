@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import pytest
@@ -65,43 +66,16 @@ def test_auxiliaries_are_elided_with_their_verb() -> None:
         ("and", 6, "cc"), ("Mary", 3, "conj"), ("pears", 6, "orphan"), ("and", 10, "cc")]
 
 
-SPLICE_IN = """\
-# sent_id = bank
-# text = She went to the bank.
-1\tShe\tshe\tPRON\tPRP\t_\t2\tnsubj\t_\t_
-2\twent\tgo\tVERB\tVBD\t_\t0\troot\t_\t_
-3\tto\tto\tADP\tIN\t_\t5\tcase\t_\t_
-4\tthe\tthe\tDET\tDT\t_\t5\tdet\t_\t_
-5\tbank\tbank\tNOUN\tNN\t_\t2\tobl\t_\tSpaceAfter=No
-6\t.\t.\tPUNCT\t.\t_\t2\tpunct\t_\t_
-
-# sent_id = shops
-# text = Tom has gone to the shops.
-1\tTom\tTom\tPROPN\tNNP\t_\t3\tnsubj\t_\t_
-2\thas\thave\tAUX\tVBZ\t_\t3\taux\t_\t_
-3\tgone\tgo\tVERB\tVBN\t_\t0\troot\t_\t_
-4\tto\tto\tADP\tIN\t_\t6\tcase\t_\t_
-5\tthe\tthe\tDET\tDT\t_\t6\tdet\t_\t_
-6\tshops\tshop\tNOUN\tNNS\t_\t3\tobl\t_\tSpaceAfter=No
-7\t.\t.\tPUNCT\t.\t_\t3\tpunct\t_\t_
-
-# sent_id = same-subject
-# text = She went to the market.
-1\tShe\tshe\tPRON\tPRP\t_\t2\tnsubj\t_\t_
-2\twent\tgo\tVERB\tVBD\t_\t0\troot\t_\t_
-3\tto\tto\tADP\tIN\t_\t5\tcase\t_\t_
-4\tthe\tthe\tDET\tDT\t_\t5\tdet\t_\t_
-5\tmarket\tmarket\tNOUN\tNN\t_\t2\tobl\t_\tSpaceAfter=No
-6\t.\t.\tPUNCT\t.\t_\t2\tpunct\t_\t_
-
-"""
 
 
 def test_splice_gaps_a_second_sentence_onto_a_first_with_the_same_verb() -> None:
-    from eud.conllu import parse_conllu
     from eud.gapping_augment import splice, spliced
 
-    bank, shops, same = parse_conllu(SPLICE_IN)
+    sentences = {s.sent_id: s for s in read_conllu(FIXTURES / "gapping_augment_in.conllu")}
+    bank, shops = sentences["bank"], sentences["shops"]
+    # *She went to the market.*: the same subject as *She went to the bank.*
+    same = copy.deepcopy(bank)
+    same.words[4].form = same.words[4].lemma = "market"
     out = splice(bank, shops)
     assert out is not None and out.text == "She went to the bank and Tom to the shops."
     # *has gone* is elided; Tom is promoted to conj of *went*, *shops* hangs from him as orphan.
