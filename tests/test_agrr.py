@@ -596,3 +596,13 @@ def test_prepositional_correlate_leaves_the_next_argument_out():
         (9, "orphan", "NOUN"), (4, "punct", "PUNCT")], {2: "Case=Loc", 3: "Case=Gen", 5: "Case=Nom", 9: "Case=Loc",
                                                          11: "Case=Nom"})
     assert got["cR1"] == ["На входе канала"] and got["cR2"] == ["шлюз"]
+
+
+def test_secondary_predicate_is_a_candidate_correlate():
+    # "умным" hangs from "брата" as amod, but an instrumental after an accusative is no attribute: it is the
+    # secondary predicate the remnant "глупой" contrasts with.
+    got = _answer_of("Она считает брата умным, а сестру — глупой.", [
+        (2, "nsubj", "PRON"), (0, "root", "VERB"), (2, "obj", "NOUN"), (3, "amod", "ADJ"), (7, "punct", "PUNCT"),
+        (7, "cc", "CCONJ"), (2, "conj", "NOUN"), (9, "punct", "PUNCT"), (7, "orphan", "ADJ"), (2, "punct", "PUNCT")],
+        {1: "Case=Nom|Person=3", 3: "Case=Acc|Animacy=Anim", 4: "Case=Ins", 7: "Case=Acc|Animacy=Anim", 9: "Case=Ins"})
+    assert got["cR1"] == ["брата"] and got["cR2"] == ["умным"]

@@ -60,8 +60,10 @@
   (:func:`closed`, *в 2006 г.*);
 * ``cR1``/``cR2`` are the correlates of the first empty node's ``R1`` and
   ``R2`` (the first remnant of each) among the copied word's dependents, the dependents of an
-  infinitive it governs, a copula clause's predicate and the nominal
-  modifiers of all these (:func:`correlates`, scored with :func:`fit`), spanned the same way but
+  infinitive it governs, a copula clause's predicate, the nominal
+  modifiers of all these and a noun's instrumental adjective that does not
+  agree with it (a secondary predicate, *считает брата умным*:
+  :func:`secondary_predicate`) (:func:`correlates`, scored with :func:`fit`), spanned the same way but
   without the verb, the other correlate, anything from the gapped clause
   on and anything on the other side of the verb; a copula clause's
   predicate without the clause's subject and other clause-level
@@ -420,9 +422,10 @@ def candidates_of(tree: BasicTree, source: Word, remnants: list[Word]) -> list[W
     # The arguments of an infinitive the verb governs (*можно превратить пузо в живот*).
     out += [words[d - 1] for c in out if c.udeprel in ("xcomp", "csubj") and c.upos == "VERB"
             for d in tree.children[c.id]]
-    # A noun's nominal modifier (*уровень зарплат вырос ..., пенсий - ...*).
+    # A noun's nominal modifier (*уровень зарплат вырос ..., пенсий - ...*), and an instrumental adjective after
+    # it in another case, which cannot be its attribute: a secondary predicate (*считает брата умным*).
     out += [words[d - 1] for c in out if c.upos in ("NOUN", "PROPN", "PRON", "NUM")
-            for d in tree.children[c.id] if words[d - 1].udeprel == "nmod"]
+            for d in tree.children[c.id] if words[d - 1].udeprel == "nmod" or secondary_predicate(words, c, d)]
     # An adverb of degree before an adjective or adverb grades it and contrasts with nothing itself (degree():
     # *слишком долгим*); before a preposition or number it may head the phrase (*приблизительно до 1/4*).
     out = [c for c in out if c.id not in taken and c.id < first and c.udeprel not in NOT_CANDIDATE
@@ -431,6 +434,19 @@ def candidates_of(tree: BasicTree, source: Word, remnants: list[Word]) -> list[W
     if base is not source and base.id < first:
         out.append(base)  # the predicate of a copula clause, whatever its relation (root, conj, ...)
     return out
+
+
+def secondary_predicate(words: list[Word], noun: Word, d: int) -> bool:
+    """Whether word ``d``, hung from ``noun`` as ``amod``, is an instrumental adjective after it that does not agree in case.
+
+    A Russian attribute agrees with its noun in case; an instrumental
+    adjective after a noun in another case is a secondary predicate of the
+    verb that the parser hung from the noun (*считает брата | умным, а
+    сестру — глупой*), and contrasts with a remnant like any argument.
+    """
+    adjective = words[d - 1]
+    return (adjective.udeprel == "amod" and adjective.upos == "ADJ" and d > noun.id
+            and adjective.feat("Case") == "Ins" and noun.feat("Case") not in (None, "Ins"))
 
 
 def predicate_of(sentence: Sentence, source: Word) -> Word:
