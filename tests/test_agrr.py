@@ -606,3 +606,14 @@ def test_secondary_predicate_is_a_candidate_correlate():
         (7, "cc", "CCONJ"), (2, "conj", "NOUN"), (9, "punct", "PUNCT"), (7, "orphan", "ADJ"), (2, "punct", "PUNCT")],
         {1: "Case=Nom|Person=3", 3: "Case=Acc|Animacy=Anim", 4: "Case=Ins", 7: "Case=Acc|Animacy=Anim", 9: "Case=Ins"})
     assert got["cR1"] == ["брата"] and got["cR2"] == ["умным"]
+
+
+def test_opinion_phrase_is_no_remnant():
+    # "по мне" ("to my mind") is introductory, like "по-моему": it contrasts with nothing, so there is no gap.
+    spec = [(2, "nsubj", "PRON"), (0, "root", "VERB"), (2, "obj", "NOUN"), (7, "punct", "PUNCT"), (7, "cc", "CCONJ"),
+            (7, "case", "ADP"), (2, "conj", "PRON"), (9, "punct", "PUNCT"), (7, "orphan", "NOUN"), (2, "punct", "PUNCT")]
+    got = _answer_of("Все любят море, а по мне — горы.", spec)
+    assert got["V"] == [] and got["R1"] == []
+    # The same tree with a clause member in its place is a gap.
+    got = _answer_of("Все любят море, а по ним — горы.", spec)
+    assert got["R1"] == ["по ним"] and got["R2"] == ["горы"]
