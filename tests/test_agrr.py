@@ -409,15 +409,25 @@ def test_perhaps_and_a_participle():
     assert got["cV"] == ["может"]
 
 
-def test_introductory_word_is_no_remnant():
+@pytest.mark.parametrize("introductory, member, spec, r1, r2", [
     # "точнее" taken for the first remnant: with it gone one remnant is left, so there is no gap.
-    spec = [(0, "root", "VERB"), (1, "obj", "ADJ"), (4, "advmod", "ADV"), (1, "xcomp", "ADJ"), (6, "punct", "PUNCT"),
-            (1, "conj", "ADJ"), (9, "punct", "PUNCT"), (9, "advmod", "ADV"), (6, "orphan", "ADJ"), (1, "punct", "PUNCT")]
-    got = _answer_of("Сделал несчастного более счастливым, точнее, менее несчастным.", spec)
+    ("Сделал несчастного более счастливым, точнее, менее несчастным.",
+     "Сделал несчастного более счастливым, счастливого, менее несчастным.", [
+         (0, "root", "VERB"), (1, "obj", "ADJ"), (4, "advmod", "ADV"), (1, "xcomp", "ADJ"), (6, "punct", "PUNCT"),
+         (1, "conj", "ADJ"), (9, "punct", "PUNCT"), (9, "advmod", "ADV"), (6, "orphan", "ADJ"), (1, "punct", "PUNCT")],
+     "счастливого", "менее несчастным"),
+    # "по мне" ("to my mind") is introductory, like "по-моему".
+    ("Все любят море, а по мне — горы.", "Все любят море, а по ним — горы.", [
+        (2, "nsubj", "PRON"), (0, "root", "VERB"), (2, "obj", "NOUN"), (7, "punct", "PUNCT"), (7, "cc", "CCONJ"),
+        (7, "case", "ADP"), (2, "conj", "PRON"), (9, "punct", "PUNCT"), (7, "orphan", "NOUN"), (2, "punct", "PUNCT")],
+     "по ним", "горы"),
+])
+def test_introductory_word_is_no_remnant(introductory, member, spec, r1, r2):
+    got = _answer_of(introductory, spec)
     assert got["V"] == [] and got["R1"] == []
     # The same tree with a clause member in its place is a gap.
-    got = _answer_of("Сделал несчастного более счастливым, счастливого, менее несчастным.", spec)
-    assert got["R1"] == ["счастливого"] and got["R2"] == ["менее несчастным"]
+    got = _answer_of(member, spec)
+    assert got["R1"] == [r1] and got["R2"] == [r2]
 
 
 def test_orphans_before_the_promoted_remnant_make_r1():
@@ -606,14 +616,3 @@ def test_secondary_predicate_is_a_candidate_correlate():
         (7, "cc", "CCONJ"), (2, "conj", "NOUN"), (9, "punct", "PUNCT"), (7, "orphan", "ADJ"), (2, "punct", "PUNCT")],
         {1: "Case=Nom|Person=3", 3: "Case=Acc|Animacy=Anim", 4: "Case=Ins", 7: "Case=Acc|Animacy=Anim", 9: "Case=Ins"})
     assert got["cR1"] == ["брата"] and got["cR2"] == ["умным"]
-
-
-def test_opinion_phrase_is_no_remnant():
-    # "по мне" ("to my mind") is introductory, like "по-моему": it contrasts with nothing, so there is no gap.
-    spec = [(2, "nsubj", "PRON"), (0, "root", "VERB"), (2, "obj", "NOUN"), (7, "punct", "PUNCT"), (7, "cc", "CCONJ"),
-            (7, "case", "ADP"), (2, "conj", "PRON"), (9, "punct", "PUNCT"), (7, "orphan", "NOUN"), (2, "punct", "PUNCT")]
-    got = _answer_of("Все любят море, а по мне — горы.", spec)
-    assert got["V"] == [] and got["R1"] == []
-    # The same tree with a clause member in its place is a gap.
-    got = _answer_of("Все любят море, а по ним — горы.", spec)
-    assert got["R1"] == ["по ним"] and got["R2"] == ["горы"]
