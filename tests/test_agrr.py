@@ -616,3 +616,14 @@ def test_secondary_predicate_is_a_candidate_correlate():
         (7, "cc", "CCONJ"), (2, "conj", "NOUN"), (9, "punct", "PUNCT"), (7, "orphan", "ADJ"), (2, "punct", "PUNCT")],
         {1: "Case=Nom|Person=3", 3: "Case=Acc|Animacy=Anim", 4: "Case=Ins", 7: "Case=Acc|Animacy=Anim", 9: "Case=Ins"})
     assert got["cR1"] == ["брата"] and got["cR2"] == ["умным"]
+
+
+def test_first_adjective_remnant_takes_the_whole_noun_phrase():
+    # The first remnant "зеленые" (an orphan of the promoted "столе") stands for "зеленые яблоки": its correlate is
+    # "Красные яблоки", not "Красные".
+    got = _answer_of("Красные яблоки лежат в корзине, а зеленые — на столе.", [
+        (2, "amod", "ADJ"), (3, "nsubj", "NOUN"), (0, "root", "VERB"), (5, "case", "ADP"), (3, "obl", "NOUN"),
+        (11, "punct", "PUNCT"), (11, "cc", "CCONJ"), (11, "orphan", "ADJ"), (11, "punct", "PUNCT"), (11, "case", "ADP"),
+        (3, "conj", "NOUN"), (3, "punct", "PUNCT")], {1: "Case=Nom", 2: "Case=Nom", 5: "Case=Loc", 8: "Case=Nom",
+                                                      11: "Case=Loc"})
+    assert got["cR1"] == ["Красные яблоки"] and got["cR2"] == ["в корзине"]

@@ -77,7 +77,9 @@
   adjective or numeral without its noun and without a preposition
   (*четверо спортсменов …, а шестеро — …*) has as correlate only the
   correlate noun's modifiers of its part of speech, *четверо*
-  (:func:`bare_modifier`, :func:`noun_modifiers`).  The words right before
+  (:func:`bare_modifier`, :func:`noun_modifiers`); an adjective only when it
+  is the second remnant: the first names the thing it contrasts with the
+  correlate's whole phrase (*Ненулевое значение …, а нулевое — …*).  The words right before
   or after a correlate's phrase that repeat the remnant's words at the same
   distance (*на 35.5% г/г … на 37.6% г/г*, *слишком долгим … слишком
   глубокой*) join it, with their own dependents (:func:`parallel_words`).
@@ -584,7 +586,7 @@ def antecedent_verb(tree: BasicTree, source: Word, remnants: list[Word]) -> Word
 
 def correlate_span(tree: BasicTree, offsets: list[tuple[int, int]], correlate: Word, source: Word,
                    stop: set[int], before: int, remnant: Word | None = None,
-                   remnant_phrase: set[int] | None = None) -> Span:
+                   remnant_phrase: set[int] | None = None, topic: bool = False) -> Span:
     """A correlate's phrase: without the words in ``stop``, from ``before`` on, or across the verb.
 
     The predicate of a copula clause (*Мир тогда был юным*) heads the whole
@@ -593,7 +595,11 @@ def correlate_span(tree: BasicTree, offsets: list[tuple[int, int]], correlate: W
     nominal phrase the parser hung from the verb right after the correlate
     is taken in (:func:`trailing_phrase`); for a ``remnant`` that is a
     modifier without its noun, only the correlate noun's modifiers of its
-    kind are the phrase (:func:`noun_modifiers`).
+    kind are the phrase (:func:`noun_modifiers`), except for an adjective
+    that is the ``topic``, the gapped clause's first remnant: *нулевое* in
+    *Ненулевое значение преобразуется в true, а нулевое — в false* stands
+    for the noun's whole phrase, and AGRR's correlate is *Ненулевое
+    значение*.
     """
     words = tree.sentence.words
     base = predicate_of(tree.sentence, source)
@@ -610,7 +616,7 @@ def correlate_span(tree: BasicTree, offsets: list[tuple[int, int]], correlate: W
         phrase |= partitive(tree, phrase, correlate, verbs, stop, before)
     if correlate.upos in ("NOUN", "PROPN") and correlate.feat("Case") == "Nom":
         phrase |= possessive(words, phrase, stop, before, source.id, base.id)
-    if remnant is not None and bare_modifier(tree, remnant, stop):
+    if remnant is not None and bare_modifier(tree, remnant, stop) and not (topic and remnant.upos == "ADJ"):
         phrase = noun_modifiers(tree, correlate, remnant, stop) or phrase
     phrase |= comparative(words, phrase, stop | verbs)
     phrase |= degree_words(words, phrase, stop | verbs, source.id)
@@ -1010,6 +1016,7 @@ def answer(sentence: Sentence, offsets: list[tuple[int, int]], text: str) -> Agr
             for column, c, r, (a, b) in zip(("cR1", "cR2"), matched, paired, phrase):
                 if c is not None:
                     own = {k + 1 for k, (x, y) in enumerate(offsets) if a <= x and y <= b}
-                    spans[column].append(correlate_span(tree, offsets, c, source, others - {c.id}, start, r, own))
+                    spans[column].append(correlate_span(tree, offsets, c, source, others - {c.id}, start, r, own,
+                                                        column == "cR1"))
     row.cls = 1 if spans["V"] else 0
     return row
