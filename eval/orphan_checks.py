@@ -21,8 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gapping_benchmark import strip_deps
 
 from eud.conllu import parse_conllu
+from eud.enhance.correlates import BasicTree
 from eud.enhance.gapping import Gapping
-from eud.nn.orphans import bracket_nesting, case_markers, demote_orphans, lacks_correlates, stray_orphans, unparallel
+from eud.nn.orphans import bracket_nesting, demote_orphans, lacks_correlates, stray_orphans, unparallel
 
 DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
 FILES = ("gapping/gapping-orphan-basic.train.conllu.xz", "gapping/gapping-orphan-basic.dev.conllu.xz",
@@ -52,10 +53,10 @@ def main(argv: list[str] | None = None) -> int:
             orphans += n
             kept += n - demote_orphans(checked, ["dep"] * len(checked.words))
             nesting = bracket_nesting(sentence)
-            markers = case_markers(sentence)
+            tree = BasicTree(sentence)
             for clause in gapping.alignments(sentence):
                 clauses += 1
-                supported += not (lacks_correlates(clause) or unparallel(clause, markers))
+                supported += not (lacks_correlates(clause) or unparallel(clause, tree))
                 not_stray += len(clause.remnants) - 1 - len(stray_orphans(clause, nesting))
         print(f"| {Path(name).name} | {orphans} | {kept} | {not_stray} | {clauses} | {supported} |")
     return 0

@@ -138,3 +138,10 @@ def test_remnants_marked_otherwise_than_their_correlates_are_a_list():
     assert changed == 2 and deprels[14] == deprels[16] == "nmod"
     # *on Tuesday for the Rays* mirrors *on Monday for the Owls*: gapping stays.
     assert _checked("markers-mirror")[0] == 0
+
+
+def test_an_orphan_paired_with_an_adjectival_modifier_is_part_of_a_list():
+    # *outside* finds no dependent of *watched* to contrast with, only *old* inside the object:
+    # *the dogs outside* is a second object, not a gapped clause.
+    changed, deprels = _checked("orphan-pairs-with-modifier")
+    assert changed == 1 and deprels[9] == "nmod"
