@@ -27,6 +27,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable, Iterator
 
+from eud.enhance.correlates import BasicTree
 from eud.graph import EnhancedGraph, Sentence, Word
 
 # nsubj > obj > iobj > obl > advmod > csubj > xcomp > ccomp > advcl > dislocated > vocative
@@ -202,15 +203,6 @@ def _antecedent(sentence: Sentence, kids: dict[int, list[Word]]) -> Word | None:
     return verb
 
 
-def _subtree(word: Word, kids: dict[int, list[Word]]) -> set[int]:
-    out, todo = set(), [word]
-    while todo:
-        w = todo.pop()
-        out.add(w.id)
-        todo.extend(kids.get(w.id, []))
-    return out
-
-
 def splice(first: Sentence, second: Sentence, connector: tuple[bool, str] = (False, "and")) -> Sentence | None:
     """*She went to the bank.* + *I went to the shops yesterday.* → *She went to the bank and I to
     the shops yesterday.*: the first sentence whole, then the second one's remnants, its verb and
@@ -231,7 +223,8 @@ def splice(first: Sentence, second: Sentence, connector: tuple[bool, str] = (Fal
     # contrasts with: *I* after *I* is no gapping.
     if any(d.deprel not in correlates or d.form.lower() in correlates[d.deprel] for d in remnants):
         return None
-    kept = sorted(set().union(*(_subtree(d, kids2) for d in remnants)))
+    tree = BasicTree(second)
+    kept = sorted(set().union(*(tree.subtree(d.id, set()) for d in remnants)))
 
     def plain(w: Word, **change: object) -> Word:
         out = copy.copy(w)
