@@ -433,7 +433,7 @@ def candidates_of(tree: BasicTree, source: Word, remnants: list[Word]) -> list[W
     # *слишком долгим*); before a preposition or number it may head the phrase (*приблизительно до 1/4*).
     out = [c for c in out if c.id not in taken and c.id < first and c.udeprel not in NOT_CANDIDATE
            and c.upos not in ("PUNCT", "CCONJ", "SCONJ", "ADP")
-           and not (degree(words, c.id) and words[c.id].upos in ("ADJ", "ADV"))]
+           and not (degree(tree, c.id) and words[c.id].upos in ("ADJ", "ADV"))]
     if base is not source and base.id < first:
         out.append(base)  # the predicate of a copula clause, whatever its relation (root, conj, ...)
     return out
@@ -564,9 +564,10 @@ def best_pairs(tree: BasicTree, source: Word, remnants: list[Word]) -> tuple[flo
     return best
 
 
-def antecedent_verb(tree: BasicTree, source: Word, remnants: list[Word]) -> Word:
-    """The verb the gapped clause shares: the copied one, unless another verb's dependents parallel the remnants far better.
+def antecedent_verb(tree: BasicTree, source: Word, remnants: list[Word]) -> tuple[Word, list[Word | None]]:
+    """The verb the gapped clause shares, and the remnants' correlates among its dependents (:func:`correlates`).
 
+    That is the copied verb, unless another verb's dependents parallel the remnants far better.
     The parser can hang the gapped clause from the wrong verb: *Для женщины
     добавьте 4 капли эфира (он … стимулирует удовольствие), а для мужчины -
     3 капли*, where the gapping rule copies *стимулирует*.  The remnants
@@ -575,12 +576,13 @@ def antecedent_verb(tree: BasicTree, source: Word, remnants: list[Word]) -> Word
     more (:func:`best_pairs`) is taken instead.
     """
     first = min(r.id for r in remnants)
-    best, score = source, best_pairs(tree, source, remnants)[0] + ANTECEDENT_MARGIN
+    score, matched = best_pairs(tree, source, remnants)
+    best, score = (source, matched), score + ANTECEDENT_MARGIN
     for verb in tree.sentence.words[:first - 1]:
         if verb.upos == "VERB" and verb is not source:
-            total = best_pairs(tree, verb, remnants)[0]
+            total, pairs = best_pairs(tree, verb, remnants)
             if total > score:
-                best, score = verb, total
+                best, score = (verb, pairs), total
     return best
 
 
@@ -619,7 +621,7 @@ def correlate_span(tree: BasicTree, offsets: list[tuple[int, int]], correlate: W
     if remnant is not None and bare_modifier(tree, remnant, stop) and not (topic and remnant.upos == "ADJ"):
         phrase = noun_modifiers(tree, correlate, remnant, stop) or phrase
     phrase |= comparative(words, phrase, stop | verbs)
-    phrase |= degree_words(words, phrase, stop | verbs, source.id)
+    phrase |= degree_words(tree, phrase, stop | verbs, source.id)
     if remnant is not None and remnant_phrase:
         extra = parallel_words(words, phrase, correlate, remnant, remnant_phrase, stop, before, source.id)
         phrase |= extra
@@ -659,7 +661,7 @@ DEGREE = {"очень", "слишком", "более", "менее", "наиб�
           "совсем", "вполне", "столь", "настолько"}
 
 
-def degree_words(words: list[Word], phrase: set[int], stop: set[int], verb: int) -> set[int]:
+def degree_words(tree: BasicTree, phrase: set[int], stop: set[int], verb: int) -> set[int]:
     """The adverbs of degree (:data:`DEGREE`) right before a correlate's phrase, on its side of the verb.
 
     The parser hangs them from the verb (*момент был слишком долгим, а
@@ -671,23 +673,24 @@ def degree_words(words: list[Word], phrase: set[int], stop: set[int], verb: int)
     first = min(phrase)
     out: set[int] = set()
     k = first - 1
-    while k >= 1 and k not in stop and (k < verb) == (first < verb) and degree(words, k):
+    while k >= 1 and k not in stop and (k < verb) == (first < verb) and degree(tree, k):
         out.add(k)
         k -= 1
     return out
 
 
-def degree(words: list[Word], k: int) -> bool:
+def degree(tree: BasicTree, k: int) -> bool:
     """Whether word ``k`` is an adverb of degree (:data:`DEGREE`) that grades the next word, not the verb or nothing.
 
     One that heads words of its own is a phrase (*приблизительно до 1/4*
     with *до 1/4* hung from it), and *менее* in *тем не менее* ("still") is
     no degree at all.
     """
+    words = tree.sentence.words
     word = words[k - 1]
     return (word.form.lower() in DEGREE and word.upos in ("ADV", "PART", "ADJ", "ADP") and k < len(words)
             and not punctuation(words[k]) and words[k].upos not in ("VERB", "AUX")
-            and not any(w.head == k for w in words) and _text(words, list(range(max(1, k - 2), k + 1))) != "тем не менее")
+            and not tree.children[k] and _text(words, list(range(max(1, k - 2), k + 1))) != "тем не менее")
 
 
 def parallel_words(words: list[Word], phrase: set[int], correlate: Word, remnant: Word, remnant_phrase: set[int],
@@ -1005,11 +1008,13 @@ def answer(sentence: Sentence, offsets: list[tuple[int, int]], text: str) -> Agr
         if len(phrase) > 1:
             spans["R2"].append(phrase[1])
         if source is not None:
-            other = antecedent_verb(tree, source, paired) if copied else source
-            if other is not source:
-                source, copied = other, other.id
+            if copied:
+                other, matched = antecedent_verb(tree, source, paired)
+                if other is not source:
+                    source, copied = other, other.id
+            else:
+                matched = correlates(tree, source, paired)
             spans["cV"].append(offsets[(verb_of(sentence, copied) if copied else source.id) - 1])
-            matched = correlates(tree, source, paired)
             # A correlate's phrase stops at the other correlate, the verb and the gapped clause.
             others = {c.id for c in matched if c is not None} | {source.id} | {promoted.id}
             start = min(r.id for r in remnants)
