@@ -627,3 +627,18 @@ def test_first_adjective_remnant_takes_the_whole_noun_phrase():
         (3, "conj", "NOUN"), (3, "punct", "PUNCT")], {1: "Case=Nom", 2: "Case=Nom", 5: "Case=Loc", 8: "Case=Nom",
                                                       11: "Case=Loc"})
     assert got["cR1"] == ["Красные яблоки"] and got["cR2"] == ["в корзине"]
+
+
+def test_zero_copula_clause_is_no_gap():
+    # A present-tense nominal sentence has a zero copula: "горячий" after the dash is a predicate, nothing is elided.
+    got = _answer_of("Вода в озере холодная, а песок – горячий.", [
+        (4, "nsubj", "NOUN"), (3, "case", "ADP"), (1, "nmod", "NOUN"), (0, "root", "ADJ"), (7, "punct", "PUNCT"),
+        (7, "cc", "CCONJ"), (4, "conj", "NOUN"), (9, "punct", "PUNCT"), (7, "orphan", "ADJ"), (4, "punct", "PUNCT")],
+        {1: "Case=Nom", 4: "Case=Nom|Degree=Pos", 7: "Case=Nom", 9: "Case=Nom|Degree=Pos"})
+    assert got["V"] == [] and got["cV"] == []
+    # A verb the tagger calls a noun keeps its gap: "вырос" has a past tense's ending.
+    got = _answer_of("Экспорт вырос на 5%, а импорт — на 3%.", [
+        (2, "nsubj", "NOUN"), (0, "root", "NOUN"), (5, "case", "ADP"), (5, "nummod", "NUM"), (2, "obl", "SYM"),
+        (8, "punct", "PUNCT"), (8, "cc", "CCONJ"), (2, "conj", "NOUN"), (12, "punct", "PUNCT"), (12, "case", "ADP"),
+        (12, "nummod", "NUM"), (8, "orphan", "SYM"), (2, "punct", "PUNCT")], {1: "Case=Nom", 2: "Case=Nom", 8: "Case=Nom"})
+    assert got["cV"] == ["вырос"]

@@ -5,7 +5,9 @@
 
 * ``class`` is 1 when the gapping rule made at least one empty node with
   two remnants or more; an introductory word or phrase (*например*,
-  *точнее*, *более того*) is no remnant (:func:`parenthetical`);
+  *точнее*, *более того*) is no remnant (:func:`parenthetical`), and a
+  full clause without a verb, a zero copula's nominal sentence, elides
+  none (:func:`verbless`, *глаза голубые, а клюв – белый*);
 * ``V``, one zero-width span per empty node: AGRR puts the gap right before
   the second remnant, after any dash or comma standing for the verb, so
   ``V`` is the start of ``R2`` (below).  With a single remnant it is the
@@ -954,6 +956,37 @@ def verb_of(sentence: Sentence, i: int, perhaps: bool = True) -> int:
     return i
 
 
+# Endings of Russian verb forms: past (*вырос*, *достиг*, *поступило*), present and future (*оценивает*,
+# *оцениваем*), imperative (*подключите*), infinitive, short passive participle (*принято*) and gerund.
+VERB_ENDING = re.compile(r"(?:[аяеиыуё]л|л[аоия]|л[ао]?сь|лся|ос|ог|ёк|ик|иг|ёс|ез|ёз|ет|ёт|ит|ут|ют|ат|ят|ем|ём|им"
+                         r"|ешь|ишь|ся|сь|ть|ти|чь|ите|йте|но|на|ны|то|та|ты|[ая]в|вши|[ая]я)$")
+# A long adjective's ending (*голубые*, *белый*): a predicate of a nominal sentence, never a short form.
+LONG_ADJECTIVE = re.compile(r"(?:ый|ий|ой|ая|яя|ое|ее|ые|ие|ого|его|ому|ему|ым|им|ых|их|ую|юю)$")
+
+
+def verbless(word: Word) -> bool:
+    """Whether the word named as ``cV`` is a nominal predicate without a copula: the clause has no verb to elide.
+
+    A Russian nominal sentence in the present tense has a zero copula
+    (*Глаза у него голубые, а клюв – белый*; *Для нас это мелочь, а для
+    малыша – целое состояние*); the dash after the second subject is the
+    copula's dash, nothing is elided, and AGRR does not mark gapping.  The
+    gapping rule then copies a noun, pronoun, numeral or long adjective
+    (:func:`verb_of` finds no copula and no verb above it).  The tagger
+    also calls some verbs nouns (*ВВП вырос на 3%, а экспорт — на 5%*), so
+    a word whose ending is a verb form's (:data:`VERB_ENDING`) is taken for
+    a verb; predicative short forms and modals (*нужно*, *должно*,
+    *обусловлено*) are verbs too, while an adjective's long form never is.
+    """
+    form = word.form.lower()
+    if word.upos == "ADJ":
+        # A long form is never a verb's (*холодная*, though *-ая* also ends a gerund).
+        return word.feat("Degree") != "Cmp" and LONG_ADJECTIVE.search(form) is not None
+    if word.upos in ("VERB", "AUX") or form in MODALS or VERB_ENDING.search(form):
+        return False
+    return word.upos in ("NOUN", "PROPN", "PRON", "NUM", "DET")
+
+
 def passive_participle(word: Word) -> bool:
     """Whether a word is a short passive participle (*записан*, *адресованы*, *задано*), not a short adjective.
 
@@ -1014,7 +1047,11 @@ def answer(sentence: Sentence, offsets: list[tuple[int, int]], text: str) -> Agr
                     source, copied = other, other.id
             else:
                 matched = correlates(tree, source, paired)
-            spans["cV"].append(offsets[(verb_of(sentence, copied) if copied else source.id) - 1])
+            verb = verb_of(sentence, copied) if copied else source.id
+            if verbless(words[verb - 1]):
+                # A present-tense clause with a zero copula elides no verb: no gapping (verbless()).
+                return AgrrRow(text)
+            spans["cV"].append(offsets[verb - 1])
             # A correlate's phrase stops at the other correlate, the verb and the gapped clause.
             others = {c.id for c in matched if c is not None} | {source.id} | {promoted.id}
             start = min(r.id for r in remnants)
