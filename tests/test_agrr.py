@@ -421,6 +421,17 @@ def test_perhaps_and_a_participle():
         (2, "nsubj", "PRON"), (0, "root", "VERB"), (2, "obj", "NOUN"), (7, "punct", "PUNCT"), (7, "cc", "CCONJ"),
         (7, "case", "ADP"), (2, "conj", "PRON"), (9, "punct", "PUNCT"), (7, "orphan", "NOUN"), (2, "punct", "PUNCT")],
      "по ним", "горы"),
+    # "в меньшей степени" set off by a dash is introductory too.
+    ("Успех зависит от труда, а в меньшей степени — от удачи.", "Успех зависит от труда, а в нашей работе — от удачи.", [
+        (2, "nsubj", "NOUN"), (0, "root", "VERB"), (4, "case", "ADP"), (2, "obl", "NOUN"), (9, "punct", "PUNCT"),
+        (9, "cc", "CCONJ"), (9, "case", "ADP"), (9, "amod", "ADJ"), (2, "conj", "NOUN"), (12, "punct", "PUNCT"),
+        (12, "case", "ADP"), (9, "orphan", "NOUN"), (2, "punct", "PUNCT")],
+     "в нашей работе", "от удачи"),
+    # "при необходимости" qualifies the whole gapped clause and contrasts with nothing.
+    ("Отчёт проверяет бухгалтер, а при необходимости — аудитор.", "Отчёт проверяет бухгалтер, а при директоре — аудитор.", [
+        (2, "obj", "NOUN"), (0, "root", "VERB"), (2, "nsubj", "NOUN"), (7, "punct", "PUNCT"), (7, "cc", "CCONJ"),
+        (7, "case", "ADP"), (2, "conj", "NOUN"), (9, "punct", "PUNCT"), (7, "orphan", "NOUN"), (2, "punct", "PUNCT")],
+     "при директоре", "аудитор"),
 ])
 def test_introductory_word_is_no_remnant(introductory, member, spec, r1, r2):
     got = _answer_of(introductory, spec)

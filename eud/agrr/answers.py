@@ -157,7 +157,12 @@ INTRODUCTORY = {"например", "к примеру", "точнее", "вер
                 "следовательно", "так сказать", "иначе говоря", "другими словами", "вроде бы", "вероятно",
                 "кажется", "во-первых", "во-вторых", "в-третьих", "таким образом", "в итоге", "правда",
                 "также", "так же", "в свою очередь", "скажем", "при этом", "в том числе", "по мне",
-                "вообще говоря", "как правило", "по сути", "в сущности"}
+                "вообще говоря", "как правило", "по сути", "в сущности", "в большей степени", "в меньшей степени",
+                "в более общем смысле", "по виду"}
+# Adverbials of condition or occasion that qualify a whole gapped clause (*находится под контролем филиала, а
+# при необходимости — центрального аппарата*): they contrast with nothing in the full clause, so they are no
+# remnant either; AGRR names a remnant only with a correlate.
+QUALIFYING = {"при необходимости", "в случае необходимости", "при желании", "на этот раз", "в этот раз"}
 # "And so on": it closes a list and contrasts with nothing (aside()); the abbreviations as the tokens spell them.
 ETCETERA = {"так далее", "тому подобное", "прочее", "т д", "т п"}
 
@@ -363,7 +368,7 @@ def _closes(words: list[Word], ids: list[int]) -> bool:
 
 
 def parenthetical(tree: BasicTree, remnant: Word, promoted: Word, remnants: list[Word]) -> bool:
-    """Whether a remnant's phrase is an introductory word or phrase (:data:`INTRODUCTORY`), not a remnant.
+    """Whether a remnant's phrase is an introductory word or phrase (:data:`INTRODUCTORY`, :data:`QUALIFYING`), not a remnant.
 
     The parser takes *например*, *точнее*, *более того* for the first
     remnant of a clause that has one remnant at most: *Знамена будут не
@@ -373,7 +378,8 @@ def parenthetical(tree: BasicTree, remnant: Word, promoted: Word, remnants: list
     """
     words = tree.sentence.words
     ids = remnant_ids(tree, remnant.id, {r.id for r in remnants} - {remnant.id}, remnant is promoted)
-    return _text(words, [k for k in sorted(ids) if not punctuation(words[k - 1]) and words[k - 1].udeprel != "cc"]) in INTRODUCTORY
+    text = _text(words, [k for k in sorted(ids) if not punctuation(words[k - 1]) and words[k - 1].udeprel != "cc"])
+    return text in INTRODUCTORY or text in QUALIFYING
 
 
 def framing(tree: BasicTree, remnant: Word, candidates: list[Word]) -> bool:
