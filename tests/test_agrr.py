@@ -653,3 +653,12 @@ def test_zero_copula_clause_is_no_gap():
         (8, "punct", "PUNCT"), (8, "cc", "CCONJ"), (2, "conj", "NOUN"), (12, "punct", "PUNCT"), (12, "case", "ADP"),
         (12, "nummod", "NUM"), (8, "orphan", "SYM"), (2, "punct", "PUNCT")], {1: "Case=Nom", 2: "Case=Nom", 8: "Case=Nom"})
     assert got["cV"] == ["вырос"]
+
+
+def test_past_be_hung_as_auxiliary_from_an_infinitive_is_the_verb():
+    # "было" makes no analytic form with "Спать": it is the copula, and AGRR marks it.
+    got = _answer_of("Спать было скучно, а в кино — весело.", [
+        (0, "root", "VERB"), (1, "aux", "AUX"), (1, "advmod", "ADV"), (7, "punct", "PUNCT"), (7, "cc", "CCONJ"),
+        (7, "case", "ADP"), (1, "conj", "NOUN"), (9, "punct", "PUNCT"), (7, "orphan", "ADV"), (1, "punct", "PUNCT")],
+        {1: "VerbForm=Inf", 7: "Case=Loc"})
+    assert got["cV"] == ["было"]

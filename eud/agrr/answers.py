@@ -23,7 +23,8 @@
   auxiliary gives way to its infinitive or passive participle, *были
   адресованы*; a predicative modal is the verb, *должна была нести*; *может
   быть* + a short passive participle marks the participle, *может быть
-  записан*); when the rule found no antecedent (the promoted remnant hangs
+  записан*; past *быть* hung as an auxiliary from anything else is the
+  verb, *было выше*); when the rule found no antecedent (the promoted remnant hangs
   from a verb as ``obl``, say, rather than as ``conj``), the first verb
   above the promoted remnant, else the last verb before it
   (:func:`antecedent`); another verb before the gapped clause whose
@@ -135,11 +136,13 @@ MODIFIERS = {"ADJ", "NUM"}
 NOT_CANDIDATE = {"punct", "cc", "conj", "aux", "cop", "mark", "case", "parataxis", "orphan", "root",
                  "discourse", "fixed", "flat", "goeswith", "reparandum", "expl"}
 
-# A short passive participle's suffix and ending (*записан*, *задано*, *адресованы*, *открыт*).
-PARTICIPLE = re.compile(r"(?:ан|ян|ен|ён|[ыуои]т)[аоы]?$")
+# A short passive participle's suffix and ending (*записан*, *задано*, *адресованы*, *открыт*, *одеты*, *принято*).
+PARTICIPLE = re.compile(r"(?:ан|ян|ен|ён|[ыуоиея]т)[аоы]?$")
 # Short adjectives spelt like participles.
 SHORT_ADJECTIVES = {"нужен", "нужна", "нужно", "нужны", "виден", "видна", "видно", "видны", "болен", "способен",
                     "согласен", "свободен", "уверен", "уверена", "уверено", "уверены", "известен", "интересен"}
+# The past tense of *быть*.
+PAST_BE = {"был", "была", "было", "были"}
 # Predicative modals: AGRR marks them, not their copula (*должна была нести*, *надо было сохранить*).
 MODALS = {"должен", "должна", "должно", "должны", "надо", "нужно", "можно", "необходимо", "нельзя"}
 # Dependents of the promoted remnant that belong to the clause, not to the remnant's phrase.
@@ -920,13 +923,13 @@ def antecedent(sentence: Sentence, promoted: Word) -> int:
     return before[-1] if before else (promoted.head or promoted.id)
 
 
-def verb_of(sentence: Sentence, i: int, perhaps: bool = True) -> int:
+def verb_of(sentence: Sentence, i: int, marked: bool = True) -> int:
     """The verb AGRR names as ``cV`` for a copied word: the word itself when a verb, else its copula, else its verb head.
 
     The gapping rule copies the head of the clause, which in UD is the
     predicate of a copula clause (*был интенсивным*: *интенсивным*) and can
     be a nominal the parser made head (*помогает Земфира*); AGRR marks the
-    verb (*был*, *помогает*).  A word without either stays.  Three kinds of
+    verb (*был*, *помогает*).  A word without either stays.  Four kinds of
     verb group, as AGRR marks them:
 
     * an auxiliary the parser made the clause's head gives way to its verb
@@ -936,19 +939,30 @@ def verb_of(sentence: Sentence, i: int, perhaps: bool = True) -> int:
     * *может быть* followed by a short passive participle is the
       parenthetical "perhaps", so the participle is the verb (*может быть
       записан*, *может быть задано*), while *может быть нужен* keeps
-      *может* (:func:`passive_participle`); with ``perhaps`` False
-      *может* stays (it heads the clause whose dependents hold the
-      correlates).
+      *может* (:func:`passive_participle`);
+    * past *быть* that the parser hung as an auxiliary from a word that is
+      neither a short passive participle nor a finite verb is the copula,
+      and the verb: Russian makes no analytic form of it with an
+      infinitive, an adverb or a short adjective (*Умение маскироваться
+      было выше похвал*, *был наполовину евреем*, *были видны*).
+
+    With ``marked`` False, *может* and the word with past *быть* stay:
+    they head the clause whose dependents hold the correlates.
     """
     words = sentence.words
     word = words[i - 1]
     if word.udeprel == "aux" and word.head > i and (
             word.deprel == "aux" and words[word.head - 1].feat("VerbForm") == "Inf"
             or word.deprel == "aux:pass" and passive_participle(words[word.head - 1])):
-        return verb_of(sentence, word.head, perhaps)
+        return verb_of(sentence, word.head, marked)
     if word.form.lower() in MODALS:
         return i
-    if perhaps and (word.lemma in ("мочь", "смочь") or word.form.lower().startswith(("мож", "мог"))):
+    # Past *быть* makes an analytic form only with a short passive participle (*были адресованы*); after a
+    # finite verb it is a particle (*начал было*).
+    past = [w.id for w in words if w.head == i and w.udeprel == "aux" and w.form.lower() in PAST_BE]
+    if marked and past and word.feat("VerbForm") != "Fin" and not passive_participle(word):
+        return past[0]
+    if marked and (word.lemma in ("мочь", "смочь") or word.form.lower().startswith(("мож", "мог"))):
         for c in sorted(w.id for w in words if w.head == i):
             if words[c - 1].form.lower() == "быть" and c < len(words) and passive_participle(words[c]):
                 return c + 1
