@@ -662,3 +662,13 @@ def test_past_be_hung_as_auxiliary_from_an_infinitive_is_the_verb():
         (7, "case", "ADP"), (1, "conj", "NOUN"), (9, "punct", "PUNCT"), (7, "orphan", "ADV"), (1, "punct", "PUNCT")],
         {1: "VerbForm=Inf", 7: "Case=Loc"})
     assert got["cV"] == ["было"]
+
+
+def test_short_participle_tagged_adverb_is_the_verb_above_a_copied_noun():
+    # The gapped clause hangs from "заявок" (an appos, as the parser has it), whose head "принято" the tagger calls
+    # an adverb: it is the verb.
+    got = _answer_of("Вчера принято 20 заявок, а сегодня — 30.", [
+        (2, "advmod", "ADV"), (0, "root", "ADV"), (4, "nummod", "NUM"), (2, "appos", "NOUN"), (7, "punct", "PUNCT"),
+        (7, "cc", "CCONJ"), (4, "conj", "ADV"), (9, "punct", "PUNCT"), (7, "orphan", "NUM"), (2, "punct", "PUNCT")],
+        {4: "Case=Gen"})
+    assert got["cV"] == ["принято"]

@@ -929,7 +929,9 @@ def verb_of(sentence: Sentence, i: int, marked: bool = True) -> int:
     The gapping rule copies the head of the clause, which in UD is the
     predicate of a copula clause (*был интенсивным*: *интенсивным*) and can
     be a nominal the parser made head (*помогает Земфира*); AGRR marks the
-    verb (*был*, *помогает*).  A word without either stays.  Four kinds of
+    verb (*был*, *помогает*), also a short passive participle the tagger
+    calls an adverb or adjective (*принято 20 заявок*: :func:`passive_participle`).
+    A word without either stays.  Four kinds of
     verb group, as AGRR marks them:
 
     * an auxiliary the parser made the clause's head gives way to its verb
@@ -971,7 +973,7 @@ def verb_of(sentence: Sentence, i: int, marked: bool = True) -> int:
     copulas = [w.id for w in words if w.head == i and w.udeprel == "cop"]
     if copulas:
         return copulas[0]
-    if word.head and words[word.head - 1].upos in ("VERB", "AUX"):
+    if word.head and (words[word.head - 1].upos in ("VERB", "AUX") or passive_participle(words[word.head - 1])):
         return word.head
     return i
 
