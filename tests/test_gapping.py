@@ -289,7 +289,8 @@ def test_english_profile_through_the_whole_enhancer() -> None:
     A name repeated in another role is no contrast (*Does Ann trust Ben more, or Ben Ann?*: Ben is
     the subject, not paired with the object Ben for their same lemma).  An expletive is no
     correlate of a content word (*In the north there is rain, and in the south sun*: sun is the
-    subject, not ``expl``).
+    subject, not ``expl``), and a first-person pronoun is shared rather than contrasted (*Paul
+    informed me that cats purr, and Ann that dogs bark*: Ann is the subject).
     """
     from eud.enhance import Enhancer, find_profile
 
@@ -374,6 +375,17 @@ def test_same_lemma_bonus() -> None:
     assert pair_score(tree, other_play, play) == pytest.approx(6.5)  # V=V 2, to=to 3, same form 1.5
     assert pair_score(tree, sing, play) == pytest.approx(0.5)  # V=V 2, a marker on one side only -1.5
     assert pair_score(tree, other_ann, ann) == pytest.approx(2.5)  # N=N 2, no markers 0.5, no name bonus
+
+
+def test_a_first_or_second_person_pronoun_is_shared_not_contrasted() -> None:
+    """*Paul informed me that cats purr, and Ann that dogs bark*: *Ann* contrasts with *Paul*, not with *me*."""
+    sentence = next(s for s in read_conllu(FIXTURES / "gapping_en_profile.conllu") if s.sent_id == "gap-profile-15")
+    tree = BasicTree(sentence)
+    paul, me, ann = sentence.words[0], sentence.words[2], sentence.words[8]
+    assert pair_score(tree, ann, paul) > pair_score(tree, ann, me)
+    enhance(sentence, language="en")
+    assert [sentence.deps((i, 0)) for i in (9, 12)] == ["8.1:nsubj", "8.1:ccomp"]
+    assert sentence.deps((3, 0)) == "2:obj|8.1:obj"  # shared (share_obj): no remnant replaces it
 
 
 def test_expletive_correlates_only_an_expletive() -> None:

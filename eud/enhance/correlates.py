@@ -11,8 +11,10 @@ remnants it hangs from the restored predicate.
 :func:`pair_score` says how well one remnant fits one correlate from what the
 basic tree shows: part-of-speech class, case and mark words, the ``Case``
 feature (a different Case rules a pair out; function words pair only with
-function words, an expletive only with the same word) and the lemma (the form where the lemma is missing; not for
-proper names, as a name repeated with another role is no contrast).  :func:`align` then matches remnants with
+function words, an expletive only with the same word), the lemma (the form where the lemma is missing; not for
+proper names, as a name repeated with another role is no contrast) and the ``Person`` feature (a first- or
+second-person pronoun, the speaker or the hearer, is mostly shared by both clauses and seldom contrasts with a
+noun).  :func:`align` then matches remnants with
 correlates one to one, maximising the summed scores while keeping the two
 clauses' word order (each crossed pair costs), by exhaustive search (greedy
 beyond :data:`SEARCH_LIMIT` candidate alignments).  The label follows from the
@@ -131,6 +133,10 @@ def pair_score(tree: BasicTree, remnant: Word, correlate: Word) -> float:
         score -= 0.5  # a bare caseless nominal is more likely an argument than a locative
     if remnant.upos != "PROPN" and _lemma(remnant) == _lemma(correlate):
         score += 1.5  # the same verb or noun; the same name is no contrast (*Ann trust Ben, or Ben Ann*)
+    if correlate.upos == "PRON" and correlate.feat("Person") in ("1", "2") and remnant.upos != "PRON":
+        # The speaker or the hearer is mostly shared by both clauses, not contrasted with a
+        # noun (*Paul has informed me that ...; Ives that ...*: *Ives* / *Paul*, not *me*).
+        score -= 2.0
     return score
 
 
