@@ -173,7 +173,7 @@ def test_style_lookup() -> None:
     """Styles come from the profiles' [gapping] tables: a treebank's own wins over its language's."""
     assert Gapping(language="lv_lvtb").style == Style(place="promoted_word")
     english = {"place": "before_first", "propagate": False, "skip_penalty": 0.5, "punct_after": False,
-               "punct_embedded": False, "nested": True}
+               "punct_embedded": False, "nested": True, "person_cost": 2.0}
     assert Gapping(language="en").style == Style(**english, share_obj=True, promoted=True)
     assert Gapping(language="en_ewt").style == Style(**english, punct=False, keep=True)
     assert Gapping(language="en_gum").style == Style(**{**english, "propagate": True}, punct=False, aux=True)
@@ -382,8 +382,9 @@ def test_a_first_or_second_person_pronoun_is_shared_not_contrasted() -> None:
     sentence = next(s for s in read_conllu(FIXTURES / "gapping_en_profile.conllu") if s.sent_id == "gap-profile-15")
     tree = BasicTree(sentence)
     paul, me, ann = sentence.words[0], sentence.words[2], sentence.words[8]
-    assert pair_score(tree, ann, paul) > pair_score(tree, ann, me)
-    enhance(sentence, language="en")
+    assert pair_score(tree, ann, paul) == pair_score(tree, ann, me)  # nothing else tells them apart
+    assert pair_score(tree, ann, paul, person_cost=2) > pair_score(tree, ann, me, person_cost=2)
+    enhance(sentence, language="en")  # converters/en.toml: person_cost = 2.0
     assert [sentence.deps((i, 0)) for i in (9, 12)] == ["8.1:nsubj", "8.1:ccomp"]
     assert sentence.deps((3, 0)) == "2:obj|8.1:obj"  # shared (share_obj): no remnant replaces it
 

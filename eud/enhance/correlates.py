@@ -12,8 +12,8 @@ remnants it hangs from the restored predicate.
 basic tree shows: part-of-speech class, case and mark words, the ``Case``
 feature (a different Case rules a pair out; function words pair only with
 function words, an expletive only with the same word), the lemma (the form where the lemma is missing; not for
-proper names, as a name repeated with another role is no contrast) and the ``Person`` feature (a first- or
-second-person pronoun, the speaker or the hearer, is mostly shared by both clauses and seldom contrasts with a
+proper names, as a name repeated with another role is no contrast), and, where a language's profile says so, the
+``Person`` feature (a first- or second-person pronoun is shared by both clauses rather than contrasted with a
 noun).  :func:`align` then matches remnants with
 correlates one to one, maximising the summed scores while keeping the two
 clauses' word order (each crossed pair costs), by exhaustive search (greedy
@@ -108,8 +108,14 @@ def possessive(word: Word) -> bool:
     return word.udeprel == "case" and word.upos == "PART"
 
 
-def pair_score(tree: BasicTree, remnant: Word, correlate: Word) -> float:
-    """How well a remnant fits a correlate: higher is better, below 0 means no match."""
+def pair_score(tree: BasicTree, remnant: Word, correlate: Word, *, person_cost: float = 0.0) -> float:
+    """How well a remnant fits a correlate: higher is better, below 0 means no match.
+
+    ``person_cost`` is subtracted when the correlate is a first- or second-person pronoun and the
+    remnant no pronoun: where a language's profile says so (``[gapping] person_cost``), the speaker
+    and the hearer are taken to be shared by both clauses rather than contrasted with a noun
+    (*Paul has informed me that ...; Ives that ...*: *Ives* / *Paul*, not *me*).
+    """
     rc, cc = remnant.feat("Case"), correlate.feat("Case")
     if rc and cc and rc != cc:
         return -10.0  # different cases do different jobs
@@ -133,10 +139,8 @@ def pair_score(tree: BasicTree, remnant: Word, correlate: Word) -> float:
         score -= 0.5  # a bare caseless nominal is more likely an argument than a locative
     if remnant.upos != "PROPN" and _lemma(remnant) == _lemma(correlate):
         score += 1.5  # the same verb or noun; the same name is no contrast (*Ann trust Ben, or Ben Ann*)
-    if correlate.upos == "PRON" and correlate.feat("Person") in ("1", "2") and remnant.upos != "PRON":
-        # The speaker or the hearer is mostly shared by both clauses, not contrasted with a
-        # noun (*Paul has informed me that ...; Ives that ...*: *Ives* / *Paul*, not *me*).
-        score -= 2.0
+    if person_cost and correlate.upos == "PRON" and correlate.feat("Person") in ("1", "2") and remnant.upos != "PRON":
+        score -= person_cost
     return score
 
 
@@ -147,7 +151,7 @@ def _lemma(word: Word) -> str:
 
 def align(tree: BasicTree, remnants: list[Word], correlates: list[Word], *,
           skip_penalty: float = 0.0, costs: list[float] | None = None,
-          aside: set[int] | None = None) -> list[Word | None]:
+          aside: set[int] | None = None, person_cost: float = 0.0) -> list[Word | None]:
     """Match each remnant with at most one correlate, keeping word order where possible.
 
     Maximises the sum of :func:`pair_score` (plus up to 0.5 for a similar
@@ -165,10 +169,11 @@ def align(tree: BasicTree, remnants: list[Word], correlates: list[Word], *,
     and *to*; nor do the correlates whose ids are in ``aside`` (modifiers of a
     correlate, which are not in the clause's run).  ``costs`` (one per
     correlate) are subtracted from the pairs made with them, down to 0 (the
-    gapping rule's correlates below the antecedent).
+    gapping rule's correlates below the antecedent); ``person_cost`` goes to
+    :func:`pair_score`.
     """
     n, m = len(remnants), len(correlates)
-    scores = [[pair_score(tree, r, c) for c in correlates] for r in remnants]
+    scores = [[pair_score(tree, r, c, person_cost=person_cost) for c in correlates] for r in remnants]
     if costs is not None:
         scores = [[max(s - cost, 0.0) if s >= 0 else s for s, cost in zip(row, costs)] for row in scores]
     # countable[j]: how many correlates before the j-th would count as skipped.
@@ -227,9 +232,11 @@ def _greedy(scores: list[list[float]], correlates: list[Word]) -> list[Word | No
     return out
 
 
-def alignment_score(tree: BasicTree, remnants: list[Word], matched: list[Word | None]) -> float:
+def alignment_score(tree: BasicTree, remnants: list[Word], matched: list[Word | None], *,
+                    person_cost: float = 0.0) -> float:
     """The summed :func:`pair_score` of an alignment (unmatched remnants add nothing)."""
-    return sum(max(pair_score(tree, r, c), 0.0) for r, c in zip(remnants, matched) if c is not None)
+    return sum(max(pair_score(tree, r, c, person_cost=person_cost), 0.0)
+               for r, c in zip(remnants, matched) if c is not None)
 
 
 def label_from_correlate(correlate: Word, remnant: Word | None = None) -> str:

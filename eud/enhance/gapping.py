@@ -173,6 +173,9 @@ class Style:
     propagate: bool = True
     # Subtracted per correlate skipped between matched ones (see correlates.align).
     skip_penalty: float = 0.0
+    # Subtracted from pairing a remnant that is no pronoun with a first- or second-person pronoun,
+    # the speaker or the hearer being shared by both clauses (see correlates.pair_score).
+    person_cost: float = 0.0
     # Remnants whose correlates sit below the antecedent (in its xcomp, ...) hang
     # from one more empty node for each elided predicate (Gapping._deeper), as in
     # the guidelines and the GAPPING corpus; the UD treebanks mostly do not.
@@ -431,7 +434,7 @@ class Gapping:
         top stays there.
         Returns the chain (empty when the top fits best), labels and correlates.
         """
-        best = alignment_score(tree, remnants, matched) - 1.5 * _crossings(matched)
+        best = alignment_score(tree, remnants, matched, person_cost=self.style.person_cost) - 1.5 * _crossings(matched)
         found: tuple[list[Word], dict[int, str], list[Word | None]] = ([], labels, matched)
         for chain in sorted(self._chains(tree, source, {r.id for r in remnants}), key=len):
             deep_labels, deep = self._labels(tree, remnants, source, chain=chain)
@@ -442,7 +445,7 @@ class Gapping:
                 # in Stockholm and lower in Zurich* (a parser may hang *Stockholm* on *higher*).
                 continue
             below = sum(1 for c in deep if c is not None and c.head != source.id)
-            score = alignment_score(tree, remnants, deep) - 1.5 * _crossings(deep) - LEVEL_COST * below
+            score = alignment_score(tree, remnants, deep, person_cost=self.style.person_cost) - 1.5 * _crossings(deep) - LEVEL_COST * below
             if score > best:
                 best, found = score, (chain, deep_labels, deep)
         return found
@@ -568,13 +571,13 @@ class Gapping:
         labels, lifted = self._labels(tree, others, verb, skip=source.id)
         lifted.insert(remnants.index(p), source)
         labels[p.id] = label_from_correlate(source)
-        here = alignment_score(tree, remnants, matched)
-        there = alignment_score(tree, remnants, lifted)
+        here = alignment_score(tree, remnants, matched, person_cost=self.style.person_cost)
+        there = alignment_score(tree, remnants, lifted, person_cost=self.style.person_cost)
         # A parser may hang the promoted remnant on the wrong argument (*ate an apple and
         # Mary a pear*: Mary as a conjunct of apple), so P may also align with any dependent.
         # Crossed pairs count against both, as in correlates.align.
         free_labels, free = self._labels(tree, remnants, verb)
-        anywhere = alignment_score(tree, remnants, free) - 1.5 * _crossings(free)
+        anywhere = alignment_score(tree, remnants, free, person_cost=self.style.person_cost) - 1.5 * _crossings(free)
         if anywhere > max(here, there - 1.5 * _crossings(lifted)):
             return verb, free_labels, free
         return (verb, labels, lifted) if there > here else None
@@ -586,7 +589,8 @@ class Gapping:
         if not correlates:
             return [None] * len(remnants)
         costs = [LEVEL_COST if c.head != source.id else 0.0 for c in correlates]
-        return align(tree, remnants, correlates, skip_penalty=self.style.skip_penalty, costs=costs, aside=aside)
+        return align(tree, remnants, correlates, skip_penalty=self.style.skip_penalty, costs=costs, aside=aside,
+                     person_cost=self.style.person_cost)
 
     def _labels(
         self, tree: BasicTree, remnants: list[Word], source: Word | None, skip: int = 0, chain: list[Word] | None = None
