@@ -990,9 +990,9 @@ def verbless(word: Word) -> bool:
     """Whether the word named as ``cV`` is a nominal predicate without a copula: the clause has no verb to elide.
 
     A Russian nominal sentence in the present tense has a zero copula
-    (*Глаза у него голубые, а клюв – белый*; *Для нас это мелочь, а для
-    малыша – целое состояние*); the dash after the second subject is the
-    copula's dash, nothing is elided, and AGRR does not mark gapping.  The
+    (*Глаза у него голубые, а клюв – белый*); the dash after the second
+    subject is the copula's dash, nothing is elided, and AGRR does not mark
+    gapping.  The
     gapping rule then copies a noun, pronoun, numeral or long adjective
     (:func:`verb_of` finds no copula and no verb above it).  The tagger
     also calls some verbs nouns (*ВВП вырос на 3%, а экспорт — на 5%*), so
@@ -1071,7 +1071,8 @@ def answer(sentence: Sentence, offsets: list[tuple[int, int]], text: str) -> Agr
                 matched = correlates(tree, source, paired)
             verb = verb_of(sentence, copied) if copied else source.id
             if verbless(words[verb - 1]):
-                # A present-tense clause with a zero copula elides no verb: no gapping (verbless()).
+                # A present-tense clause with a zero copula elides no verb (verbless()); the sentence's
+                # other gapped clauses, if any, share that full clause: the answer is class 0.
                 return AgrrRow(text)
             spans["cV"].append(offsets[verb - 1])
             # A correlate's phrase stops at the other correlate, the verb and the gapped clause.
