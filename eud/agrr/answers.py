@@ -959,18 +959,19 @@ def verb_of(sentence: Sentence, i: int, marked: bool = True) -> int:
         return verb_of(sentence, word.head, marked)
     if word.form.lower() in MODALS:
         return i
+    kids = [w for w in words if w.head == i]  # in word order
     # Past *быть* makes an analytic form only with a short passive participle (*были адресованы*); after a
     # finite verb it is a particle (*начал было*).
-    past = [w.id for w in words if w.head == i and w.udeprel == "aux" and w.form.lower() in PAST_BE]
+    past = [w.id for w in kids if w.udeprel == "aux" and w.form.lower() in PAST_BE]
     if marked and past and word.feat("VerbForm") != "Fin" and not passive_participle(word):
         return past[0]
     if marked and (word.lemma in ("мочь", "смочь") or word.form.lower().startswith(("мож", "мог"))):
-        for c in sorted(w.id for w in words if w.head == i):
+        for c in (w.id for w in kids):
             if words[c - 1].form.lower() == "быть" and c < len(words) and passive_participle(words[c]):
                 return c + 1
     if word.upos in ("VERB", "AUX"):
         return i
-    copulas = [w.id for w in words if w.head == i and w.udeprel == "cop"]
+    copulas = [w.id for w in kids if w.udeprel == "cop"]
     if copulas:
         return copulas[0]
     if word.head and (words[word.head - 1].upos in ("VERB", "AUX") or passive_participle(words[word.head - 1])):
@@ -992,9 +993,8 @@ def verbless(word: Word) -> bool:
     A Russian nominal sentence in the present tense has a zero copula
     (*Глаза у него голубые, а клюв – белый*); the dash after the second
     subject is the copula's dash, nothing is elided, and AGRR does not mark
-    gapping.  The
-    gapping rule then copies a noun, pronoun, numeral or long adjective
-    (:func:`verb_of` finds no copula and no verb above it).  The tagger
+    gapping.  The gapping rule then copies a noun, pronoun, numeral or long
+    adjective (:func:`verb_of` finds no copula and no verb above it).  The tagger
     also calls some verbs nouns (*ВВП вырос на 3%, а экспорт — на 5%*), so
     a word whose ending is a verb form's (:data:`VERB_ENDING`) is taken for
     a verb; predicative short forms and modals (*нужно*, *должно*,

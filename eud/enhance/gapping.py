@@ -434,7 +434,7 @@ class Gapping:
         top stays there.
         Returns the chain (empty when the top fits best), labels and correlates.
         """
-        best = alignment_score(tree, remnants, matched, person_cost=self.style.person_cost) - 1.5 * _crossings(matched)
+        best = self._fit(tree, remnants, matched) - 1.5 * _crossings(matched)
         found: tuple[list[Word], dict[int, str], list[Word | None]] = ([], labels, matched)
         for chain in sorted(self._chains(tree, source, {r.id for r in remnants}), key=len):
             deep_labels, deep = self._labels(tree, remnants, source, chain=chain)
@@ -445,7 +445,7 @@ class Gapping:
                 # in Stockholm and lower in Zurich* (a parser may hang *Stockholm* on *higher*).
                 continue
             below = sum(1 for c in deep if c is not None and c.head != source.id)
-            score = alignment_score(tree, remnants, deep, person_cost=self.style.person_cost) - 1.5 * _crossings(deep) - LEVEL_COST * below
+            score = self._fit(tree, remnants, deep) - 1.5 * _crossings(deep) - LEVEL_COST * below
             if score > best:
                 best, found = score, (chain, deep_labels, deep)
         return found
@@ -571,16 +571,20 @@ class Gapping:
         labels, lifted = self._labels(tree, others, verb, skip=source.id)
         lifted.insert(remnants.index(p), source)
         labels[p.id] = label_from_correlate(source)
-        here = alignment_score(tree, remnants, matched, person_cost=self.style.person_cost)
-        there = alignment_score(tree, remnants, lifted, person_cost=self.style.person_cost)
+        here = self._fit(tree, remnants, matched)
+        there = self._fit(tree, remnants, lifted)
         # A parser may hang the promoted remnant on the wrong argument (*ate an apple and
         # Mary a pear*: Mary as a conjunct of apple), so P may also align with any dependent.
         # Crossed pairs count against both, as in correlates.align.
         free_labels, free = self._labels(tree, remnants, verb)
-        anywhere = alignment_score(tree, remnants, free, person_cost=self.style.person_cost) - 1.5 * _crossings(free)
+        anywhere = self._fit(tree, remnants, free) - 1.5 * _crossings(free)
         if anywhere > max(here, there - 1.5 * _crossings(lifted)):
             return verb, free_labels, free
         return (verb, labels, lifted) if there > here else None
+
+    def _fit(self, tree: BasicTree, remnants: list[Word], matched: list[Word | None]) -> float:
+        """:func:`~eud.enhance.correlates.alignment_score` in this style (its ``person_cost``)."""
+        return alignment_score(tree, remnants, matched, person_cost=self.style.person_cost)
 
     def _align(
         self, tree: BasicTree, remnants: list[Word], correlates: list[Word], source: Word, aside: set[int]
