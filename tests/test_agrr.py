@@ -672,3 +672,20 @@ def test_short_participle_tagged_adverb_is_the_verb_above_a_copied_noun():
         (7, "cc", "CCONJ"), (4, "conj", "ADV"), (9, "punct", "PUNCT"), (7, "orphan", "NUM"), (2, "punct", "PUNCT")],
         {4: "Case=Gen"})
     assert got["cV"] == ["принято"]
+
+
+def test_gap_without_antecedent_or_dash_is_no_gap():
+    # The parser hangs "нам" from the verb as an oblique, not as a conjunct, and "радость" from it as orphan: no
+    # antecedent, and no dash stands for a verb, so nothing but the orphan says a verb is elided.
+    got = _answer_of("Шумит море, а нам с тобой в радость.", [
+        (0, "root", "VERB"), (1, "nsubj", "NOUN"), (5, "punct", "PUNCT"), (5, "cc", "CCONJ"), (1, "obl", "PRON"),
+        (7, "case", "ADP"), (5, "nmod", "PRON"), (9, "case", "ADP"), (5, "orphan", "NOUN"), (1, "punct", "PUNCT")],
+        {5: "Case=Dat", 7: "Case=Ins", 9: "Case=Acc"})
+    assert got["V"] == [] and got["cV"] == []
+    # The same wrong attachment with a dash standing for the verb keeps the gap.
+    got = _answer_of("Брат уехал в Москву, а сестра — в Тверь.", [
+        (2, "nsubj", "NOUN"), (0, "root", "VERB"), (4, "case", "ADP"), (2, "obl", "PROPN"), (7, "punct", "PUNCT"),
+        (7, "cc", "CCONJ"), (2, "nsubj", "NOUN"), (10, "punct", "PUNCT"), (10, "case", "ADP"), (7, "orphan", "PROPN"),
+        (2, "punct", "PUNCT")],
+        {1: "Case=Nom", 4: "Case=Acc", 7: "Case=Nom", 10: "Case=Acc"})
+    assert got["cV"] == ["уехал"] and got["V"] == ["в Тверь."]
