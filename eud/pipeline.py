@@ -131,6 +131,7 @@ class Pipeline:
         key = (folder.resolve(), language, graph_mode, batch_words, precision)
         if key not in cls._loaded:
             from eud.nn.lexicon import Lemmatizer
+            from eud.nn.morphology import FeatsChoice
             from eud.nn.package import load_package
             from eud.nn.predict import Predictor
             from eud.nn.verifier import GappingVerifier
@@ -145,9 +146,11 @@ class Pipeline:
                 # A multilingual folder named by path: which of its languages is not for us to guess.
                 raise ValueError(f"{folder}: a multilingual model (languages: {', '.join(config['languages'])}); "
                                  "say which language to parse (eud parse --lang CODE --model FOLDER)")
+            table_lang = language.split("_")[0] if "languages" in config else None
             predictor = Predictor(net, vocabs, config, graph_mode=graph_mode, batch_words=batch_words,
-                                  precision=precision, lemmatizer=Lemmatizer.load(folder, lang=language.split("_")[0] if "languages" in config else None),
-                                  language=language, verifier=GappingVerifier.load(folder, config))
+                                  precision=precision, lemmatizer=Lemmatizer.load(folder, lang=table_lang),
+                                  language=language, verifier=GappingVerifier.load(folder, config),
+                                  feats=FeatsChoice.load(folder, vocabs["feats"], lang=table_lang))
             cls._loaded[key] = cls(predictor, folder, str(model))
         return cls._loaded[key]
 

@@ -33,9 +33,11 @@ from pathlib import Path
 from eud.atomic import write_text_atomically
 from eud.graph import Sentence
 from eud.nn.lemma import apply_script, edit_script
+from eud.nn.tables import command_parser, is_package, read_table, run_command, write_table
 
 FILE = "lexicon.json"
 FORMAT = "eud-lexicon/1"
+KEY = "lexicon"
 ENDING = 3
 LONGEST_SUFFIX = 6
 
@@ -61,15 +63,7 @@ def write_lexicon(folder: str | Path, sentences: Iterable[Sentence], lang: str |
     A multilingual package keeps one table per language: give ``lang``, and the
     file's other languages are kept (call once per language).
     """
-    path = Path(folder) / FILE
-    table = build_lexicon(sentences)
-    if lang is None:
-        data: dict = {"format": FORMAT, "lexicon": table}
-    else:
-        old = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-        data = {"format": FORMAT, "languages": {**old.get("languages", {}), lang: table}}
-    path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
-    return path
+    return write_table(Path(folder) / FILE, FORMAT, KEY, build_lexicon(sentences), lang)
 
 
 def keep_languages(folder: str | Path, keep: Iterable[str]) -> list[str]:
@@ -130,16 +124,8 @@ class Lemmatizer:
 
         A multilingual package's file holds one table per language; ``lang`` picks one.
         """
-        path = Path(folder) / FILE
-        if not path.is_file():
-            return None
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("format") != FORMAT:
-            raise ValueError(f"{path}: unknown lexicon format {data.get('format')!r}")
-        if "languages" in data:
-            table = data["languages"].get(lang) if lang else None
-            return cls(table) if table is not None else None
-        return cls(data["lexicon"])
+        table = read_table(Path(folder) / FILE, FORMAT, KEY, lang)
+        return cls(table) if table is not None else None
 
     def known(self, form: str, upos: str) -> str | None:
         """The lexicon's lemma for a form and UPOS (trying the lowercased form too), or None."""
@@ -186,19 +172,11 @@ class Lemmatizer:
 
 def main(argv: list[str] | None = None) -> int:
     """Write lexicon.json into a parser package from its training CoNLL-U: ``python -m eud.nn.lexicon``."""
-    import argparse
-
-    from eud.conllu import ConlluError, read_conllu
-
-    parser = argparse.ArgumentParser(prog="python -m eud.nn.lexicon", description=main.__doc__)
-    parser.add_argument("package", type=Path, help="parser package folder")
-    parser.add_argument("conllu", type=Path, nargs="*", help="training CoNLL-U files (.xz ok)")
-    parser.add_argument("--lang", help="a multilingual package: write this language's table (keeps the others)")
+    parser = command_parser("python -m eud.nn.lexicon", main.__doc__, conllu_nargs="*")
     parser.add_argument("--keep", nargs="+", metavar="LANG",
                         help="a multilingual package: keep only these languages' tables (no CoNLL-U needed)")
     args = parser.parse_args(argv)
-    if not (args.package / "config.json").is_file():
-        print(f"{args.package}: not a model package (no config.json)", file=sys.stderr)
+    if not is_package(args.package, "eud lexicon"):
         return 2
     if args.keep:
         try:
@@ -210,13 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if not args.conllu:
         parser.error("give the training CoNLL-U files (or --keep)")
-    try:
-        path = write_lexicon(args.package, (s for p in args.conllu for s in read_conllu(p)), args.lang)
-    except (OSError, ConlluError) as err:
-        print(f"eud lexicon: {err}", file=sys.stderr)
-        return 2
-    print(f"{path}: {path.stat().st_size / 1e6:.2f} MB", file=sys.stderr)
-    return 0
+    return run_command(args, "eud lexicon", write_lexicon)
 
 
 if __name__ == "__main__":

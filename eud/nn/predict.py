@@ -34,6 +34,7 @@ from eud.nn.labels import relexicalise
 from eud.nn.lemma import apply_script
 from eud.nn.lexicon import Lemmatizer
 from eud.nn.model import TAGS, Parser, resolve_precision
+from eud.nn.morphology import FeatsChoice
 from eud.nn.mst import decode_tree
 from eud.nn.orphans import demote_orphans, demote_without_correlates
 from eud.nn.verifier import GappingVerifier
@@ -59,6 +60,8 @@ class Decoded:
     margins: list[float] = field(default_factory=list)
     # [n, d] the encoder's word states (with ``fallback``), for the gapping verifier.
     states: np.ndarray | None = None
+    # [n, F] the FEATS classifier's scores (with ``feats_scores``), for :mod:`eud.nn.morphology`.
+    feats_scores: np.ndarray | None = None
 
 
 def _label_choices(scores: np.ndarray, root_ix: int | None, is_root: np.ndarray) -> np.ndarray:
@@ -73,12 +76,14 @@ def _label_choices(scores: np.ndarray, root_ix: int | None, is_root: np.ndarray)
 
 
 def decode(model: Parser, scores: dict[str, torch.Tensor], batch: Batch, vocabs: dict[str, Vocab],
-           threshold: float = 0.5, label_bias: np.ndarray | None = None, fallback: bool = False) -> list[Decoded]:
+           threshold: float = 0.5, label_bias: np.ndarray | None = None, fallback: bool = False,
+           feats_scores: bool = False) -> list[Decoded]:
     """Decode a batch: tags by argmax, trees by Chu-Liu/Edmonds, graph edges by threshold, then labels.
 
     ``label_bias`` [L] is added to the basic-relation scores before the label is chosen
     (see :func:`label_bias_vector`); with ``fallback`` each word's best relation other than
-    ``orphan`` is kept too (:attr:`Decoded.fallback`, for :func:`eud.nn.orphans.demote_orphans`).
+    ``orphan`` is kept too (:attr:`Decoded.fallback`, for :func:`eud.nn.orphans.demote_orphans`);
+    with ``feats_scores`` the FEATS classifier's scores (:attr:`Decoded.feats_scores`).
     """
     tag_ix = {t: scores[t].argmax(-1).numpy() for t in TAGS}
     arc_logp = torch.log_softmax(scores["arc"], -1).numpy()  # [B, N, N+1]
@@ -130,7 +135,8 @@ def decode(model: Parser, scores: dict[str, torch.Tensor], batch: Batch, vocabs:
         out.append(Decoded(tags, all_heads[b], deprels[start:start + n], edge_probs, edges[b],
                            others[start:start + n] if fallback else [],
                            margins[start:start + n].tolist() if fallback else [],
-                           scores["states"][b, :n].numpy() if fallback and "states" in scores else None))
+                           scores["states"][b, :n].numpy() if fallback and "states" in scores else None,
+                           scores["feats"][b, :n].float().numpy() if feats_scores else None))
         start += n
     return out
 
@@ -141,7 +147,7 @@ class Predictor:
     def __init__(self, model: Parser, vocabs: dict[str, Vocab], config: dict[str, Any], *,
                  graph_mode: str | None = None, batch_words: int = 2000, precision: str | None = None,
                  lemmatizer: Lemmatizer | None = None, language: str | None = None,
-                 verifier: GappingVerifier | None = None) -> None:
+                 verifier: GappingVerifier | None = None, feats: FeatsChoice | None = None) -> None:
         """``precision``: auto, fp32 or bf16 for the encoder (None keeps the model's setting).
 
         ``language`` (a language or treebank code) overrides the config's: a multilingual model
@@ -152,6 +158,9 @@ class Predictor:
 
         ``verifier`` (:mod:`eud.nn.verifier`) judges each predicted gapped clause from the
         encoder's states, after the orphan checks (only with ``orphan_check``).
+
+        ``feats`` (the package's ``feats.json``, :mod:`eud.nn.morphology`) limits each word's
+        FEATS to the sets the treebank gave its form (closed classes) or its UPOS.
         """
         self.model = model.eval()
         self.vocabs = vocabs
@@ -185,6 +194,7 @@ class Predictor:
         # orphan_margins: how sure of some gapped clauses the parser must be (eud.nn.orphans.unsure).
         self.orphan_margins: dict[str, float] = dict(config.get("orphan_margins") or {})
         self.verifier = verifier
+        self.feats = feats
         if precision is not None:
             model.precision = resolve_precision(precision)
 
@@ -207,7 +217,7 @@ class Predictor:
             batch = make_batch(sentences, idx, self.vocabs, max_chars=self.max_chars, langs=langs)
             scores = self.model(batch, graph=self.needs_graph)
             decoded = decode(self.model, scores, batch, self.vocabs, min(0.5, self.edge_threshold), self.label_bias,
-                             fallback=self.orphan_check)
+                             fallback=self.orphan_check, feats_scores=self.feats is not None)
             for i, d in zip(idx, decoded):
                 results[i] = d
         return results  # type: ignore[return-value]
@@ -222,6 +232,8 @@ class Predictor:
         """Write one decoded sentence (see the module docstring for the graph modes)."""
         for i, w in enumerate(sentence.words):
             w.upos, w.xpos, w.feats = d.tags["upos"][i], d.tags["xpos"][i], d.tags["feats"][i]
+            if self.feats is not None and d.feats_scores is not None:
+                w.feats = self.feats.choose(w.form, w.upos, d.feats_scores[i])
             script = d.tags["lemma"][i]
             w.lemma = (self.lemmatizer.lemma(w.form, w.upos, script) if self.lemmatizer is not None
                        else apply_script(w.form, script))

@@ -21,6 +21,8 @@ from eud.nn.data import describe, file_entries, language_of, read_entries, read_
 from eud.nn.lexicon import FILE as LEXICON
 from eud.nn.lexicon import Lemmatizer, write_lexicon
 from eud.nn.model import Parser, resolve_precision
+from eud.nn.morphology import FILE as FEATS
+from eud.nn.morphology import FeatsChoice, write_feats
 from eud.nn.package import load_config, load_package, save_package, weights_storage
 from eud.nn.predict import GRAPH_MODES, Predictor
 from eud.nn.scoring import quick_scores
@@ -65,16 +67,18 @@ def evaluate_tune(model: Parser, vocabs: dict[str, Vocab], cfg: dict[str, Any], 
     """Quick scores per language on the tuning slice (its first ``cap`` sentences if > 0); the rules build graphs.
 
     With ``lemmatizers`` the package's lexicons (in ``folder``; one per language when
-    ``per_language_lexicon``) decide lemmas, as at parse time.
+    ``per_language_lexicon``) decide lemmas and its FEATS tables limit FEATS, as at parse time.
     """
     out = {}
     for lang, gold in sorted(tune.items()):
         gold = gold[:cap] if cap else gold
-        lemmatizer = (Lemmatizer.load(folder, lang=lang if per_language_lexicon else None)
-                      if lemmatizers and folder is not None else None)
+        table_lang = lang if per_language_lexicon else None
+        lemmatizer = Lemmatizer.load(folder, lang=table_lang) if lemmatizers and folder is not None else None
+        feats = FeatsChoice.load(folder, vocabs["feats"], lang=table_lang) if lemmatizers and folder is not None else None
         # A one-treebank model (language "et_ewt") is tuned with its treebank's profile, as it parses.
         profile = cfg["language"] if language_of(cfg.get("language") or "") == lang else lang
-        predictor = Predictor(model, vocabs, {**cfg, "graph_mode": "rules"}, language=profile, lemmatizer=lemmatizer)
+        predictor = Predictor(model, vocabs, {**cfg, "graph_mode": "rules"}, language=profile, lemmatizer=lemmatizer,
+                              feats=feats)
         pred = copy.deepcopy(gold)
         predictor.annotate(pred)
         out[lang] = quick_scores(gold, pred)
@@ -355,13 +359,16 @@ def finish_multilingual(cfg: dict[str, Any], output: Path, state: dict[str, Any]
     train, langs, tune = read_split(cfg["train_files"], int(cfg.get("tune_every", 0)))
     # Lemma lexicons from the training sentences only (the tuning slice stays unseen), one per language.
     (output / LEXICON).unlink(missing_ok=True)
+    (output / FEATS).unlink(missing_ok=True)
     # A package with a language table keeps a lexicon per language; a one-language package one lexicon.
     multilingual = "lang" in vocabs
     if multilingual:
         for lang in sorted(set(langs)):
             write_lexicon(output, [s for s, code in zip(train, langs) if code == lang], lang=lang)
+            write_feats(output, [s for s, code in zip(train, langs) if code == lang], lang=lang)
     else:
         write_lexicon(output, train)
+        write_feats(output, train)
     del train
     cap = int(cfg.get("tune_max_sentences", 0))
     by_lang = evaluate_tune(model, vocabs, cfg, tune, cap, lemmatizers=True, folder=output,
@@ -406,6 +413,8 @@ def finish_package(cfg: dict[str, Any], output: Path, state: dict[str, Any], arg
     if not (output / LEXICON).exists():
         # Lemmas of the training forms, as the slice-tuned packages get them (the files whole: nothing is held apart).
         write_lexicon(output, read_entries(cfg["train_files"]))
+    if not (output / FEATS).exists():
+        write_feats(output, read_entries(cfg["train_files"]))
     model, vocabs, pcfg = load_package(output)
     model.precision = resolve_precision(cfg["precision"])
     torch.set_num_threads(int(cfg["threads"]))
