@@ -372,9 +372,9 @@ def test_same_lemma_bonus() -> None:
     sentence = parse_conllu("\n".join(rows) + "\n\n")[0]
     tree = BasicTree(sentence)
     play, other_play, sing, ann, other_ann = (sentence.words[i] for i in (1, 3, 4, 5, 6))
-    assert pair_score(tree, other_play, play) == pytest.approx(6.5)  # V=V 2, to=to 3, same form 1.5
-    assert pair_score(tree, sing, play) == pytest.approx(0.5)  # V=V 2, a marker on one side only -1.5
-    assert pair_score(tree, other_ann, ann) == pytest.approx(2.5)  # N=N 2, no markers 0.5, no name bonus
+    assert pair_score(tree, other_play, play) == pytest.approx(7.0)  # V=V 2, VERB=VERB 0.5, to=to 3, same form 1.5
+    assert pair_score(tree, sing, play) == pytest.approx(1.0)  # V=V 2, VERB=VERB 0.5, a marker on one side only -1.5
+    assert pair_score(tree, other_ann, ann) == pytest.approx(3.0)  # N=N 2, PROPN=PROPN 0.5, no markers 0.5, no name bonus
 
 
 def test_a_first_or_second_person_pronoun_is_shared_not_contrasted() -> None:
@@ -382,11 +382,29 @@ def test_a_first_or_second_person_pronoun_is_shared_not_contrasted() -> None:
     sentence = next(s for s in read_conllu(FIXTURES / "gapping_en_profile.conllu") if s.sent_id == "gap-profile-15")
     tree = BasicTree(sentence)
     paul, me, ann = sentence.words[0], sentence.words[2], sentence.words[8]
-    assert pair_score(tree, ann, paul) == pair_score(tree, ann, me)  # nothing else tells them apart
-    assert pair_score(tree, ann, paul, person_cost=2) > pair_score(tree, ann, me, person_cost=2)
+    # Only the shared UPOS (a name for a name) tells them apart, by less than word order can.
+    assert pair_score(tree, ann, paul) == pytest.approx(pair_score(tree, ann, me) + 0.5)
+    assert pair_score(tree, ann, paul, person_cost=2) == pytest.approx(pair_score(tree, ann, me, person_cost=2) + 2.5)
     enhance(sentence, language="en")  # converters/en.toml: person_cost = 2.0
     assert [sentence.deps((i, 0)) for i in (9, 12)] == ["8.1:nsubj", "8.1:ccomp"]
     assert sentence.deps((3, 0)) == "2:obj|8.1:obj"  # shared (share_obj): no remnant replaces it
+
+
+def test_a_remnant_pairs_with_a_correlate_of_its_own_part_of_speech() -> None:
+    """*He gave Mary a book and Sue a pen*: the name contrasts with the name, the noun with the noun.
+
+    Order alone ties *Sue*/*He* + *pen*/*Mary* with *Sue*/*Mary* + *pen*/*book*; the first made
+    *book* a shared object of a clause whose indirect object was *pen*.
+    """
+    sentence = next(s for s in read_conllu(FIXTURES / "gapping_en_profile.conllu") if s.sent_id == "gap-profile-16")
+    tree = BasicTree(sentence)
+    he, mary, book, sue, pen = (sentence.words[i] for i in (0, 2, 4, 6, 8))
+    assert pair_score(tree, sue, mary) == pytest.approx(pair_score(tree, sue, he) + 0.5)
+    assert pair_score(tree, pen, book) == pytest.approx(pair_score(tree, pen, mary) + 0.5)
+    enhance(sentence, language="en")
+    assert [sentence.deps((i, 0)) for i in (7, 9)] == ["6.1:iobj", "6.1:obj"]
+    assert sentence.deps((1, 0)) == "2:nsubj|6.1:nsubj"  # the subject is shared
+    assert sentence.deps((5, 0)) == "2:obj"  # contrasted with pen, not shared
 
 
 def test_expletive_correlates_only_an_expletive() -> None:

@@ -124,6 +124,8 @@ def pair_score(tree: BasicTree, remnant: Word, correlate: Word, *, person_cost: 
     if correlate.udeprel == "expl" and _lemma(remnant) != _lemma(correlate):
         return -10.0  # an expletive has no meaning to contrast with (*there is error, and in our error, truth*)
     score = 2.0 if pos_class(remnant) == pos_class(correlate) else -1.5
+    if remnant.upos == correlate.upos:
+        score += 0.5  # a name parallels a name, a common noun a common noun (*gave Mary a book and Sue a pen*)
     rm, cm = tree.marker(remnant.id), tree.marker(correlate.id)
     if rm and cm:
         score += 3.0 if rm == cm else 0.5
