@@ -17,7 +17,15 @@ import pytest
 from conftest import needs_shared, shared_files
 
 from eud.conllu import format_sentence, parse_conllu, read_conllu
-from eud.enhance.correlates import BasicTree, align, label_from_correlate, label_from_form, pair_score
+from eud.enhance.correlates import (
+    BasicTree,
+    align,
+    label_from_correlate,
+    label_from_form,
+    pair_score,
+    phrase_class,
+    pos_class,
+)
 from eud.enhance.gapping import Gapping, Style, profile_style
 from eud.enhance.profiles import ProfileError, profile_from_dict
 from eud.graph import Sentence
@@ -407,6 +415,17 @@ def test_a_remnant_pairs_with_a_correlate_of_its_own_part_of_speech() -> None:
     assert sentence.deps((5, 0)) == "2:obj"  # contrasted with pen, not shared
 
 
+def test_an_adjective_heading_its_own_noun_phrase_contrasts_with_a_nominal() -> None:
+    """*One of them went to Oslo and the other to Rome*: *the other* stands for a noun, the subject."""
+    sentence = next(s for s in read_conllu(FIXTURES / "gapping_en_profile.conllu") if s.sent_id == "gap-profile-17")
+    tree = BasicTree(sentence)
+    one, other = sentence.words[0], sentence.words[8]
+    assert (pos_class(other), phrase_class(tree, other)) == ("ADJ", "N")
+    assert pair_score(tree, other, one) > 0
+    enhance(sentence, language="en")
+    assert [sentence.deps((i, 0)) for i in (9, 11)] == ["7.1:nsubj", "7.1:obl"]
+
+
 def test_expletive_correlates_only_an_expletive() -> None:
     """*there* (expl) pairs with a remnant *there*, never with a noun; the noun then takes the subject."""
     sentence = next(s for s in read_conllu(FIXTURES / "gapping_en_profile.conllu") if s.sent_id == "gap-profile-7")
@@ -450,8 +469,9 @@ def test_promoted_remnant_takes_the_relation_of_the_elided_nominal() -> None:
     """*The first team scored in May and the second in June*: *second* contrasts with *first*, a
     modifier of the subject *team*, whose noun is elided too; promoted over it, *second* is the
     subject.  *Lee spent more money on books and less on food*: *less* is the object.  Without
-    ``promoted`` (GUM's profile) both were taken for predicative adjectives (xcomp) and the
-    subject *team* was shared with the empty node as well.
+    ``promoted`` (GUM's profile) *second*, which heads its own noun phrase (*the second*), pairs
+    with *team* itself (:func:`phrase_class`); before that it was taken for a predicative
+    adjective (xcomp) and the subject *team* was shared with the empty node as well.
     """
     first, money = (
         next(s for s in read_conllu(FIXTURES / "gapping_en_profile.conllu") if s.sent_id == sent_id)
@@ -462,7 +482,7 @@ def test_promoted_remnant_takes_the_relation_of_the_elided_nominal() -> None:
     enhance(money, language="en")
     assert [money.deps((i, 0)) for i in (1, 4, 8, 10)] == ["2:nsubj|7.1:nsubj", "2:obj", "7.1:obj", "7.1:obl"]
     enhance(first, language="en_gum")
-    assert [first.deps((i, 0)) for i in (3, 9)] == ["4:nsubj|7.1:nsubj", "7.1:xcomp"]
+    assert [first.deps((i, 0)) for i in (3, 9)] == ["4:nsubj", "7.1:nsubj"]
 
 
 def test_modifier_label_follows_the_remnants_category() -> None:

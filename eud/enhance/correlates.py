@@ -54,6 +54,20 @@ def pos_class(word: Word) -> str:
     return word.upos
 
 
+def phrase_class(tree: BasicTree, word: Word) -> str:
+    """:func:`pos_class`, with an adjective that heads a noun phrase of its own counted as nominal.
+
+    In *one of which hybridizes to C beta 1 and the other to the C beta 2 gene*, *the third for
+    relief* or *most of the rest to the people ...* the adjective stands for an elided noun, as
+    its determiner or its nominal modifier shows: it contrasts with a nominal (*one*).
+    """
+    if word.upos == "ADJ":
+        words = tree.sentence.words
+        if any(words[c - 1].udeprel in ("det", "nmod") for c in tree.children[word.id]):
+            return "N"
+    return pos_class(word)
+
+
 class BasicTree:
     """Basic children lists and the case/mark words of each word."""
 
@@ -123,7 +137,7 @@ def pair_score(tree: BasicTree, remnant: Word, correlate: Word, *, person_cost: 
         return -10.0  # function words only correlate with function words
     if correlate.udeprel == "expl" and _lemma(remnant) != _lemma(correlate):
         return -10.0  # an expletive has no meaning to contrast with (*there is error, and in our error, truth*)
-    score = 2.0 if pos_class(remnant) == pos_class(correlate) else -1.5
+    score = 2.0 if phrase_class(tree, remnant) == phrase_class(tree, correlate) else -1.5
     if remnant.upos == correlate.upos:
         score += 0.5  # a name parallels a name, a common noun a common noun (*gave Mary a book and Sue a pen*)
     rm, cm = tree.marker(remnant.id), tree.marker(correlate.id)
@@ -137,7 +151,7 @@ def pair_score(tree: BasicTree, remnant: Word, correlate: Word, *, person_cost: 
         score += 0.5
     if rc and cc:
         score += 2.5
-    elif cc not in STRUCTURAL and pos_class(remnant) == "N" and not rm:
+    elif cc not in STRUCTURAL and phrase_class(tree, remnant) == "N" and not rm:
         score -= 0.5  # a bare caseless nominal is more likely an argument than a locative
     if remnant.upos != "PROPN" and _lemma(remnant) == _lemma(correlate):
         score += 1.5  # the same verb or noun; the same name is no contrast (*Ann trust Ben, or Ben Ann*)
@@ -264,7 +278,7 @@ def label_from_form(tree: BasicTree, remnant: Word, nominal_rank: int) -> str:
     ``nominal_rank`` is how many bare nominal remnants come before this one:
     the first is taken for a subject, later ones for objects.
     """
-    cls = pos_class(remnant)
+    cls = phrase_class(tree, remnant)
     case = remnant.feat("Case")
     # An adposition makes a nominal oblique; a subordinator (*because spring*) does not.
     words = tree.sentence.words
@@ -283,7 +297,7 @@ def label_from_form(tree: BasicTree, remnant: Word, nominal_rank: int) -> str:
         )
         nonfinite = remnant.feat("VerbForm") in ("Inf", "Part", "Ger")
         return "xcomp" if nonfinite and not subordinated and not case else "advcl"
-    if remnant.upos == "ADJ":
+    if cls == "ADJ":
         # A predicative adjective, unless an adposition or a semantic case makes it adverbial.
         return "xcomp" if not marked and case in STRUCTURAL else "obl"
     if marked:
