@@ -426,6 +426,16 @@ def test_an_adjective_heading_its_own_noun_phrase_contrasts_with_a_nominal() -> 
     assert [sentence.deps((i, 0)) for i in (9, 11)] == ["7.1:nsubj", "7.1:obl"]
 
 
+def test_share_obj_gives_the_empty_node_the_particle_of_a_phrasal_verb() -> None:
+    """*He gave up tea and she coffee*: she gave up coffee, so *up* belongs to the empty node too."""
+    sentence = next(s for s in read_conllu(FIXTURES / "gapping_en_profile.conllu") if s.sent_id == "gap-profile-18")
+    enhance(sentence, language="en")
+    assert [sentence.deps((i, 0)) for i in (3, 4, 6, 7)] == ["2:compound:prt|5.1:compound:prt", "2:obj", "5.1:nsubj",
+                                                             "5.1:obj"]
+    enhance(sentence, language="en_ewt")  # a profile without share_obj leaves the particle to its verb
+    assert sentence.deps((3, 0)) == "2:compound:prt"
+
+
 def test_expletive_correlates_only_an_expletive() -> None:
     """*there* (expl) pairs with a remnant *there*, never with a noun; the noun then takes the subject."""
     sentence = next(s for s in read_conllu(FIXTURES / "gapping_en_profile.conllu") if s.sent_id == "gap-profile-7")

@@ -54,7 +54,8 @@ For each word P with ``orphan`` children (the promoted remnant) this rule
 * shares A's subject with E when no remnant is a subject
   (*Mary met him in Rio and her in London*), in GUM's style A's
   auxiliaries too, and with ``share_obj`` (English) A's ``obj``, ``xcomp``
-  and ``expl`` when no remnant takes their place, as the guidelines share
+  and ``expl`` when no remnant takes their place, and its particle
+  (``compound:prt``, *give up*), as the guidelines share
   the dependents of coordinated verbs (each nested empty node likewise from
   the predicate it copies).
 
@@ -115,6 +116,9 @@ OPENING = {'"', "'", "“", "„", "«", "‘", "‚", "(", "[", "{", "``", "`"}
 SHARED = {"nsubj", "csubj"}
 # With Style.share_obj, also the complements and the expletive.
 SHARED_OBJ = {"obj", "xcomp", "expl"}
+# With Style.share_obj, also a phrasal verb's particle: it is elided with the verb
+# ("Brazil would give up 500,000 bags and Colombia 200,000 bags").
+SHARED_PARTICLE = "compound:prt"
 # Relations of a gapped clause that echoes its head's predicate
 # ("the X has 6400, the Y only 3200"): the head is the antecedent.
 ECHOING = {"parataxis", "reparandum"}
@@ -471,7 +475,8 @@ class Gapping:
         ``have`` holds the universal relations the remnants already fill at the
         empty node, ``elided`` the predicates that have empty nodes of their own.
         Shared are ``nsubj`` and ``csubj``; with ``aux``, auxiliaries; with
-        ``share_obj``, the complements ``obj`` and ``xcomp`` and ``expl``.  The
+        ``share_obj``, the complements ``obj`` and ``xcomp`` and ``expl``, and a
+        phrasal verb's particle (``compound:prt``), elided with the verb.  The
         guidelines attach the subject and the complements that coordinated verbs
         share to every conjunct
         (https://universaldependencies.org/u/overview/enhanced-syntax.html#propagation-of-outgoing-dependencies-from-conjuncts):
@@ -483,7 +488,9 @@ class Gapping:
             dep = words[c - 1]
             if c in elided:
                 continue
-            if dep.udeprel in shared and dep.udeprel not in have and (dep.udeprel != "nsubj" or "csubj" not in have):
+            replaced = dep.udeprel in have or (dep.udeprel == "nsubj" and "csubj" in have)
+            particle = self.style.share_obj and dep.deprel == SHARED_PARTICLE
+            if (dep.udeprel in shared and not replaced) or particle:
                 tree.sentence.enhanced.add(empty, dep.node, dep.deprel)
 
     def _place(
