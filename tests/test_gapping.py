@@ -19,6 +19,7 @@ from conftest import needs_shared, shared_files
 from eud.conllu import format_sentence, parse_conllu, read_conllu
 from eud.enhance.correlates import (
     BasicTree,
+    Pairing,
     align,
     label_from_correlate,
     label_from_form,
@@ -181,7 +182,8 @@ def test_style_lookup() -> None:
     """Styles come from the profiles' [gapping] tables: a treebank's own wins over its language's."""
     assert Gapping(language="lv_lvtb").style == Style(place="promoted_word")
     english = {"place": "before_first", "propagate": False, "skip_penalty": 0.5, "punct_after": False,
-               "punct_embedded": False, "nested": True, "person_cost": 2.0}
+               "punct_embedded": False, "nested": True, "person_cost": 2.0,
+               "contrasts": ("some/other", "one/other", "one/another", "former/latter")}
     assert Gapping(language="en").style == Style(**english, share_obj=True, promoted=True)
     assert Gapping(language="en_ewt").style == Style(**english, punct=False, keep=True)
     assert Gapping(language="en_gum").style == Style(**{**english, "propagate": True}, punct=False, aux=True)
@@ -195,6 +197,11 @@ def test_profile_style_checks_the_table() -> None:
         profile_style(profile_from_dict({"gapping": {"position": "x"}}, "t"))
     with pytest.raises(ProfileError, match="punct must be a bool"):
         profile_style(profile_from_dict({"gapping": {"punct": "no"}}, "t"))
+    style = profile_style(profile_from_dict({"gapping": {"contrasts": ["Some/other"]}}, "t"))
+    assert style.contrasts == ("Some/other",) and style.pairing.contrasts == {frozenset({"some", "other"})}
+    for bad in ("some/other", ["some-other"], ["a/b/c"], [1]):
+        with pytest.raises(ProfileError, match='contrasts must be a list of "lemma/lemma" strings'):
+            profile_style(profile_from_dict({"gapping": {"contrasts": bad}}, "t"))
 
 
 def _objective(tree: BasicTree, remnants: list, correlates: list, choice: tuple) -> float | None:
@@ -392,7 +399,8 @@ def test_a_first_or_second_person_pronoun_is_shared_not_contrasted() -> None:
     paul, me, ann = sentence.words[0], sentence.words[2], sentence.words[8]
     # Only the shared UPOS (a name for a name) tells them apart, by less than word order can.
     assert pair_score(tree, ann, paul) == pytest.approx(pair_score(tree, ann, me) + 0.5)
-    assert pair_score(tree, ann, paul, person_cost=2) == pytest.approx(pair_score(tree, ann, me, person_cost=2) + 2.5)
+    cost = Pairing(person_cost=2)
+    assert pair_score(tree, ann, paul, pairing=cost) == pytest.approx(pair_score(tree, ann, me, pairing=cost) + 2.5)
     enhance(sentence, language="en")  # converters/en.toml: person_cost = 2.0
     assert [sentence.deps((i, 0)) for i in (9, 12)] == ["8.1:nsubj", "8.1:ccomp"]
     assert sentence.deps((3, 0)) == "2:obj|8.1:obj"  # shared (share_obj): no remnant replaces it
@@ -434,6 +442,21 @@ def test_share_obj_gives_the_empty_node_the_particle_of_a_phrasal_verb() -> None
                                                              "5.1:obj"]
     enhance(sentence, language="en_ewt")  # a profile without share_obj leaves the particle to its verb
     assert sentence.deps((3, 0)) == "2:compound:prt"
+
+
+def test_words_a_profile_makes_contrast_pair_up_first() -> None:
+    """*Some dated it to May, others to June*: *others* answers *Some*; *it* is shared, not replaced.
+
+    Without the profile's ``contrasts`` the skip penalty pairs *others* with the adjacent *it*.
+    """
+    sentence = next(s for s in read_conllu(FIXTURES / "gapping_en_profile.conllu") if s.sent_id == "gap-profile-19")
+    tree = BasicTree(sentence)
+    some, it, others = sentence.words[0], sentence.words[2], sentence.words[6]
+    english = Gapping(language="en").style.pairing
+    assert pair_score(tree, others, some) == pair_score(tree, others, it)
+    assert pair_score(tree, others, some, pairing=english) == pair_score(tree, others, it, pairing=english) + 3.0
+    enhance(sentence, language="en")
+    assert [sentence.deps((i, 0)) for i in (1, 3, 7, 9)] == ["2:nsubj", "2:obj|6.1:obj", "6.1:nsubj", "6.1:obl"]
 
 
 def test_expletive_correlates_only_an_expletive() -> None:

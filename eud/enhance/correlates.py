@@ -11,10 +11,11 @@ remnants it hangs from the restored predicate.
 :func:`pair_score` says how well one remnant fits one correlate from what the
 basic tree shows: part-of-speech class, case and mark words, the ``Case``
 feature (a different Case rules a pair out; function words pair only with
-function words, an expletive only with the same word), the lemma (the form where the lemma is missing; not for
-proper names, as a name repeated with another role is no contrast), and, where a language's profile says so, the
-``Person`` feature (a first- or second-person pronoun is shared by both clauses rather than contrasted with a
-noun).  :func:`align` then matches remnants with
+function words, an expletive only with the same word), the UPOS, the lemma (the form where the lemma is
+missing; not for proper names, as a name repeated with another role is no contrast), and what a language's
+profile adds (:class:`Pairing`): the ``Person`` feature (a first- or second-person pronoun is shared by both
+clauses rather than contrasted with a noun) and pairs of words made to contrast (*some ... others*).
+:func:`align` then matches remnants with
 correlates one to one, maximising the summed scores while keeping the two
 clauses' word order (each crossed pair costs), by exhaustive search (greedy
 beyond :data:`SEARCH_LIMIT` candidate alignments).  The label follows from the
@@ -27,6 +28,8 @@ with every nominal correlate: relative order alone decides between them.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 from eud.graph import Sentence, Word
 
@@ -43,6 +46,25 @@ FUNCTION_UPOS = {"AUX", "ADP", "SCONJ", "DET", "PART", "CCONJ"}
 KEPT_SUBTYPES = {"pass", "arg", "agent", "prt", "poss", "cop", "preconj", "xsubj", "relcl", "outer"}
 # Above this many candidate alignments, alignment is greedy, not exhaustive.
 SEARCH_LIMIT = 50_000
+# Added to a pair whose lemmas a language makes contrast (Pairing.contrasts), as much as matching markers.
+CONTRAST_BONUS = 3.0
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """What a language's profile adds to :func:`pair_score` (its ``[gapping]`` table, via the gapping Style)."""
+
+    # Subtracted when a remnant that is no pronoun pairs with a first- or second-person pronoun.
+    person_cost: float = 0.0
+    # Lowercased lemma pairs that contrast with each other (*some ... others*, *one ... the other*).
+    contrasts: frozenset[frozenset[str]] = field(default_factory=frozenset)
+
+    def contrast(self, remnant: Word, correlate: Word) -> bool:
+        """Whether the two words' lemmas are one of the language's contrasting pairs."""
+        return bool(self.contrasts) and frozenset((_lemma(remnant), _lemma(correlate))) in self.contrasts
+
+
+NEUTRAL = Pairing()
 
 
 def pos_class(word: Word) -> str:
@@ -122,13 +144,15 @@ def possessive(word: Word) -> bool:
     return word.udeprel == "case" and word.upos == "PART"
 
 
-def pair_score(tree: BasicTree, remnant: Word, correlate: Word, *, person_cost: float = 0.0) -> float:
+def pair_score(tree: BasicTree, remnant: Word, correlate: Word, *, pairing: Pairing = NEUTRAL) -> float:
     """How well a remnant fits a correlate: higher is better, below 0 means no match.
 
-    ``person_cost`` is subtracted when the correlate is a first- or second-person pronoun and the
-    remnant no pronoun: where a language's profile says so (``[gapping] person_cost``), the speaker
-    and the hearer are taken to be shared by both clauses rather than contrasted with a noun
-    (*Paul has informed me that ...; Ives that ...*: *Ives* / *Paul*, not *me*).
+    ``pairing.person_cost`` is subtracted when the correlate is a first- or second-person pronoun
+    and the remnant no pronoun: where a language's profile says so (``[gapping] person_cost``), the
+    speaker and the hearer are taken to be shared by both clauses rather than contrasted with a
+    noun (*Paul has informed me that ...; Ives that ...*: *Ives* / *Paul*, not *me*).  A pair of
+    lemmas the profile makes contrast (``[gapping] contrasts``: *Some date it from X, others from
+    Y*) adds :data:`CONTRAST_BONUS`.
     """
     rc, cc = remnant.feat("Case"), correlate.feat("Case")
     if rc and cc and rc != cc:
@@ -155,8 +179,11 @@ def pair_score(tree: BasicTree, remnant: Word, correlate: Word, *, person_cost: 
         score -= 0.5  # a bare caseless nominal is more likely an argument than a locative
     if remnant.upos != "PROPN" and _lemma(remnant) == _lemma(correlate):
         score += 1.5  # the same verb or noun; the same name is no contrast (*Ann trust Ben, or Ben Ann*)
-    if person_cost and correlate.upos == "PRON" and correlate.feat("Person") in ("1", "2") and remnant.upos != "PRON":
-        score -= person_cost
+    if (pairing.person_cost and correlate.upos == "PRON" and correlate.feat("Person") in ("1", "2")
+            and remnant.upos != "PRON"):
+        score -= pairing.person_cost
+    if pairing.contrast(remnant, correlate):
+        score += CONTRAST_BONUS
     return score
 
 
@@ -167,7 +194,7 @@ def _lemma(word: Word) -> str:
 
 def align(tree: BasicTree, remnants: list[Word], correlates: list[Word], *,
           skip_penalty: float = 0.0, costs: list[float] | None = None,
-          aside: set[int] | None = None, person_cost: float = 0.0) -> list[Word | None]:
+          aside: set[int] | None = None, pairing: Pairing = NEUTRAL) -> list[Word | None]:
     """Match each remnant with at most one correlate, keeping word order where possible.
 
     Maximises the sum of :func:`pair_score` (plus up to 0.5 for a similar
@@ -185,11 +212,11 @@ def align(tree: BasicTree, remnants: list[Word], correlates: list[Word], *,
     and *to*; nor do the correlates whose ids are in ``aside`` (modifiers of a
     correlate, which are not in the clause's run).  ``costs`` (one per
     correlate) are subtracted from the pairs made with them, down to 0 (the
-    gapping rule's correlates below the antecedent); ``person_cost`` goes to
+    gapping rule's correlates below the antecedent); ``pairing`` goes to
     :func:`pair_score`.
     """
     n, m = len(remnants), len(correlates)
-    scores = [[pair_score(tree, r, c, person_cost=person_cost) for c in correlates] for r in remnants]
+    scores = [[pair_score(tree, r, c, pairing=pairing) for c in correlates] for r in remnants]
     if costs is not None:
         scores = [[max(s - cost, 0.0) if s >= 0 else s for s, cost in zip(row, costs)] for row in scores]
     # countable[j]: how many correlates before the j-th would count as skipped.
@@ -249,9 +276,9 @@ def _greedy(scores: list[list[float]], correlates: list[Word]) -> list[Word | No
 
 
 def alignment_score(tree: BasicTree, remnants: list[Word], matched: list[Word | None], *,
-                    person_cost: float = 0.0) -> float:
+                    pairing: Pairing = NEUTRAL) -> float:
     """The summed :func:`pair_score` of an alignment (unmatched remnants add nothing)."""
-    return sum(max(pair_score(tree, r, c, person_cost=person_cost), 0.0)
+    return sum(max(pair_score(tree, r, c, pairing=pairing), 0.0)
                for r, c in zip(remnants, matched) if c is not None)
 
 

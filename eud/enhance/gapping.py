@@ -82,12 +82,14 @@ remnant) is left to the coordination rule.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import NamedTuple
 
 from eud.enhance.correlates import (
     CORE,
     STRUCTURAL,
     BasicTree,
+    Pairing,
     align,
     alignment_score,
     label_from_correlate,
@@ -180,6 +182,9 @@ class Style:
     # Subtracted from pairing a remnant that is no pronoun with a first- or second-person pronoun,
     # the speaker or the hearer being shared by both clauses (see correlates.pair_score).
     person_cost: float = 0.0
+    # Lemma pairs made to contrast, written "some/other": a remnant and a correlate that make one
+    # pair up first (see correlates.Pairing).
+    contrasts: tuple[str, ...] = ()
     # Remnants whose correlates sit below the antecedent (in its xcomp, ...) hang
     # from one more empty node for each elided predicate (Gapping._deeper), as in
     # the guidelines and the GAPPING corpus; the UD treebanks mostly do not.
@@ -187,6 +192,13 @@ class Style:
     # A remnant may pair with a modifier of the antecedent's nominal argument and
     # take that argument's relation (the elided nominal's, to which it is promoted).
     promoted: bool = False
+
+
+    @cached_property
+    def pairing(self) -> Pairing:
+        """The profile's additions to remnant-correlate scores (:class:`~eud.enhance.correlates.Pairing`)."""
+        pairs = frozenset(frozenset(pair.lower().split("/")) for pair in self.contrasts)
+        return Pairing(person_cost=self.person_cost, contrasts=pairs)
 
 
 PLACES = ("first_phrase", "first_word", "promoted_word", "before_first", "mirror")
@@ -198,11 +210,16 @@ def profile_style(profile: Profile) -> Style:
     unknown = sorted(set(profile.gapping) - set(known))
     if unknown:
         raise ProfileError(f"{profile.name}: unknown [gapping] key(s) {', '.join(unknown)} (known: {', '.join(known)})")
-    for key, value in profile.gapping.items():
+    values = dict(profile.gapping)
+    for key, value in values.items():
         want = type(getattr(Style(), key))
-        if not isinstance(value, (float, int) if want is float else want) or isinstance(value, bool) != (want is bool):
+        if want is tuple:
+            if not isinstance(value, list) or not all(isinstance(v, str) and v.count("/") == 1 for v in value):
+                raise ProfileError(f'{profile.name}: [gapping] {key} must be a list of "lemma/lemma" strings')
+            values[key] = tuple(value)
+        elif not isinstance(value, (float, int) if want is float else want) or isinstance(value, bool) != (want is bool):
             raise ProfileError(f"{profile.name}: [gapping] {key} must be a {type(getattr(Style(), key)).__name__}")
-    return Style(**profile.gapping)  # type: ignore[arg-type]
+    return Style(**values)  # type: ignore[arg-type]
 
 
 def language_style(code: str | None) -> Style:
@@ -444,7 +461,7 @@ class Gapping:
             deep_labels, deep = self._labels(tree, remnants, source, chain=chain)
             if not any(c is not None and c.head == chain[-1].id for c in deep):
                 continue  # the lowest predicate would govern no remnant
-            if any(c is None and any(pair_score(tree, r, q) > 0 for q in chain) for r, c in zip(remnants, deep)):
+            if any(c is None and any(pair_score(tree, r, q, pairing=self.style.pairing) > 0 for q in chain) for r, c in zip(remnants, deep)):
                 # A remnant contrasts with the predicate itself, which was not elided: *closed higher
                 # in Stockholm and lower in Zurich* (a parser may hang *Stockholm* on *higher*).
                 continue
@@ -590,8 +607,8 @@ class Gapping:
         return (verb, labels, lifted) if there > here else None
 
     def _fit(self, tree: BasicTree, remnants: list[Word], matched: list[Word | None]) -> float:
-        """:func:`~eud.enhance.correlates.alignment_score` in this style (its ``person_cost``)."""
-        return alignment_score(tree, remnants, matched, person_cost=self.style.person_cost)
+        """:func:`~eud.enhance.correlates.alignment_score` in this style (its ``pairing``)."""
+        return alignment_score(tree, remnants, matched, pairing=self.style.pairing)
 
     def _align(
         self, tree: BasicTree, remnants: list[Word], correlates: list[Word], source: Word, aside: set[int]
@@ -601,7 +618,7 @@ class Gapping:
             return [None] * len(remnants)
         costs = [LEVEL_COST if c.head != source.id else 0.0 for c in correlates]
         return align(tree, remnants, correlates, skip_penalty=self.style.skip_penalty, costs=costs, aside=aside,
-                     person_cost=self.style.person_cost)
+                     pairing=self.style.pairing)
 
     def _labels(
         self, tree: BasicTree, remnants: list[Word], source: Word | None, skip: int = 0, chain: list[Word] | None = None
