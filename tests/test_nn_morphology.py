@@ -94,9 +94,12 @@ def test_file_round_trip_one_table_per_language(tmp_path, vocab):
     assert set(en.forms["PRON"]) == {"she", "her"} and set(cs.forms["PRON"]) == {"ona"}
     assert FeatsChoice.load(tmp_path, vocab, "sk") is None and FeatsChoice.load(tmp_path, vocab) is None
     assert FeatsChoice.load(tmp_path / "nothing", vocab) is None
-    (tmp_path / "feats.json").write_text('{"format": "other"}', encoding="utf-8")
-    with pytest.raises(ValueError, match="unknown format 'other'"):
-        FeatsChoice.load(tmp_path, vocab)
+    # A broken file is a clear error naming it, never a KeyError or a JSON traceback.
+    for text, problem in (('{"format": "other"}', "unknown format 'other'"), ("[1]", "unknown format None"),
+                          ('{"format": "eud-feats/1", "values": []}', "no 'feats' table"), ("{", "not a JSON file")):
+        (tmp_path / "feats.json").write_text(text, encoding="utf-8")
+        with pytest.raises(ValueError, match=f"feats.json: {problem}"):
+            FeatsChoice.load(tmp_path, vocab)
 
 
 def test_command_writes_the_file_and_refuses_a_folder_without_a_model(fixtures, tmp_path, capsys):
@@ -124,3 +127,20 @@ def test_shipped_english_model_gives_gapped_pronouns_their_case():
     assert [label for head, _, label in first.enhanced.heads((words["him"].id, 0)) if head == node] == ["obj"]
     words = {w.form: w for w in second.words}
     assert words["a"].feats == "Definite=Ind|PronType=Art" and words["pear"].feats == SING
+
+
+def test_parse_with_a_broken_feats_file_is_a_clear_error(tmp_path, capsys):
+    """A package whose feats.json lost its table: ``eud parse`` names the file and stops, no traceback."""
+    pytest.importorskip("torch")
+    import shutil
+
+    from eud.cli import main as eud_main
+
+    package = tmp_path / "en"
+    shutil.copytree(REPO / "models" / "en_ewt", package)
+    (package / "feats.json").write_text('{"format": "eud-feats/1"}', encoding="utf-8")
+    text = tmp_path / "in.txt"
+    text.write_text("He loves her.\n", encoding="utf-8")
+    assert eud_main(["parse", "--model", str(package), str(text), "-o", str(tmp_path / "out.conllu"), "-q"]) == 1
+    assert capsys.readouterr().err.strip() == f"eud parse: {package / 'feats.json'}: no 'feats' table"
+    assert not (tmp_path / "out.conllu").exists()

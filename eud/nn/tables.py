@@ -32,16 +32,23 @@ def write_table(path: Path, fmt: str, key: str, table: dict, lang: str | None = 
 def read_table(path: Path, fmt: str, key: str, lang: str | None = None) -> dict | None:
     """The file's table (``lang``'s in a multilingual file); None without the file or that language's table.
 
-    ValueError when the file is of another format.
+    ValueError naming the file when it is no JSON, of another format, or without its table.
     """
     if not path.is_file():
         return None
-    data = json.loads(path.read_text(encoding="utf-8"))
-    if data.get("format") != fmt:
-        raise ValueError(f"{path}: unknown format {data.get('format')!r} (expected {fmt!r})")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ValueError(f"{path}: not a JSON file ({err})") from None
+    if not isinstance(data, dict) or data.get("format") != fmt:
+        found = data.get("format") if isinstance(data, dict) else None
+        raise ValueError(f"{path}: unknown format {found!r} (expected {fmt!r})")
     if "languages" in data:
         return data["languages"].get(lang) if lang else None
-    return data[key]
+    table = data.get(key)
+    if isinstance(table, dict):
+        return table
+    raise ValueError(f"{path}: no {key!r} table")
 
 
 def command_parser(prog: str, description: str | None, conllu_nargs: str = "+") -> argparse.ArgumentParser:
