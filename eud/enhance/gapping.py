@@ -193,7 +193,6 @@ class Style:
     # take that argument's relation (the elided nominal's, to which it is promoted).
     promoted: bool = False
 
-
     @cached_property
     def pairing(self) -> Pairing:
         """The profile's additions to remnant-correlate scores (:class:`~eud.enhance.correlates.Pairing`)."""
@@ -461,7 +460,9 @@ class Gapping:
             deep_labels, deep = self._labels(tree, remnants, source, chain=chain)
             if not any(c is not None and c.head == chain[-1].id for c in deep):
                 continue  # the lowest predicate would govern no remnant
-            if any(c is None and any(pair_score(tree, r, q, pairing=self.style.pairing) > 0 for q in chain) for r, c in zip(remnants, deep)):
+            pairing = self.style.pairing
+            if any(c is None and any(pair_score(tree, r, q, pairing=pairing) > 0 for q in chain)
+                   for r, c in zip(remnants, deep)):
                 # A remnant contrasts with the predicate itself, which was not elided: *closed higher
                 # in Stockholm and lower in Zurich* (a parser may hang *Stockholm* on *higher*).
                 continue
