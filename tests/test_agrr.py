@@ -619,6 +619,16 @@ def test_prepositional_correlate_leaves_the_next_argument_out():
     assert got["cR1"] == ["На входе канала"] and got["cR2"] == ["шлюз"]
 
 
+def test_symbol_correlate_takes_the_genitive_hung_from_the_verb():
+    # "%" is tagged SYM but reads as the noun "процентов": "студентов", hung from the verb, is its genitive.
+    got = _answer_of("Летом 60% студентов работают в кафе, а 30% — в офисах.", [
+        (5, "obl", "NOUN"), (3, "nummod:gov", "NUM"), (5, "nsubj", "SYM"), (5, "obl", "NOUN"), (0, "root", "VERB"),
+        (7, "case", "ADP"), (5, "obl", "NOUN"), (11, "punct", "PUNCT"), (11, "cc", "CCONJ"), (11, "nummod:gov", "NUM"),
+        (5, "conj", "SYM"), (14, "punct", "PUNCT"), (14, "case", "ADP"), (11, "orphan", "NOUN"), (5, "punct", "PUNCT")],
+        {1: "Case=Ins", 4: "Case=Gen", 7: "Case=Loc", 14: "Case=Loc"})
+    assert got["cR1"] == ["60% студентов"] and got["cR2"] == ["в кафе"]
+
+
 def test_secondary_predicate_is_a_candidate_correlate():
     # "умным" hangs from "брата" as amod, but an instrumental after an accusative is no attribute: it is the
     # secondary predicate the remnant "глупой" contrasts with.
