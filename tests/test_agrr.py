@@ -629,6 +629,24 @@ def test_symbol_correlate_takes_the_genitive_hung_from_the_verb():
     assert got["cR1"] == ["60% студентов"] and got["cR2"] == ["в кафе"]
 
 
+def test_correlate_takes_its_relative_clause_and_participial_phrase():
+    # The parser hung the relative clause and the participial phrase from the verb; both belong to the noun before.
+    got = _answer_of("Отец продал дом, который построил дед, а мать — машину.", [
+        (2, "nsubj", "NOUN"), (0, "root", "VERB"), (2, "obj", "NOUN"), (6, "punct", "PUNCT"), (6, "obj", "PRON"),
+        (2, "advcl", "VERB"), (6, "nsubj", "NOUN"), (10, "punct", "PUNCT"), (10, "cc", "CCONJ"), (2, "conj", "NOUN"),
+        (12, "punct", "PUNCT"), (10, "orphan", "NOUN"), (2, "punct", "PUNCT")],
+        {1: "Case=Nom|Animacy=Anim", 3: "Case=Acc", 7: "Case=Nom|Animacy=Anim", 10: "Case=Nom|Animacy=Anim",
+         12: "Case=Acc"})
+    assert got["cR1"] == ["Отец"] and got["cR2"] == ["дом, который построил дед"]
+    got = _answer_of("Мальчик, сидящий у окна, читал книгу, а девочка — журнал.", [
+        (7, "nsubj", "NOUN"), (3, "punct", "PUNCT"), (7, "advcl", "VERB"), (5, "case", "ADP"), (3, "obl", "NOUN"),
+        (3, "punct", "PUNCT"), (0, "root", "VERB"), (7, "obj", "NOUN"), (11, "punct", "PUNCT"), (11, "cc", "CCONJ"),
+        (7, "conj", "NOUN"), (13, "punct", "PUNCT"), (11, "orphan", "NOUN"), (7, "punct", "PUNCT")],
+        {1: "Case=Nom|Animacy=Anim", 3: "Case=Nom|VerbForm=Part", 5: "Case=Gen", 8: "Case=Acc",
+         11: "Case=Nom|Animacy=Anim", 13: "Case=Acc"})
+    assert got["cR1"] == ["Мальчик, сидящий у окна"] and got["cR2"] == ["книгу"]
+
+
 def test_secondary_predicate_is_a_candidate_correlate():
     # "умным" hangs from "брата" as amod, but an instrumental after an accusative is no attribute: it is the
     # secondary predicate the remnant "глупой" contrasts with.

@@ -95,7 +95,10 @@
   :func:`partitive`); a subject noun takes a possessive *его*, *её*, *их* after it (*голова его*:
   :func:`possessive`); an adverb of degree right
   before a phrase grades it wherever the parser hung it (*слишком долгим*, *почти в четыре раза*:
-  :func:`degree_words`); before an adjective or adverb it is no candidate itself.  Punctuation at a phrase's
+  :func:`degree_words`); before an adjective or adverb it is no candidate itself.  A nominal
+  correlate takes the relative clause on *который* or the participial phrase
+  that a comma sets off after it, wherever the parser hung it (*глазу,
+  который был закрыт*, *Лицо, передающее сигнал*: :func:`attribute_clause`).  Punctuation at a phrase's
   edges is trimmed, except a closing bracket or quote whose opening one is
   inside; a correlate's phrase also takes such a bracket or quote, or the
   dot of an abbreviation, attached right after it (:func:`closed`).
@@ -637,12 +640,55 @@ def correlate_span(tree: BasicTree, offsets: list[tuple[int, int]], correlate: W
         phrase = noun_modifiers(tree, correlate, remnant, stop) or phrase
     phrase |= comparative(words, phrase, stop | verbs)
     phrase |= degree_words(tree, phrase, stop | verbs, source.id)
+    # A relative clause or participial phrase after a comma belongs to its noun (attribute_clause()).
+    if correlate.upos in NOMINAL | {"SYM", "PRON"}:
+        phrase |= attribute_clause(words, phrase, stop | verbs, before, source.id)
     if remnant is not None and remnant_phrase:
         extra = parallel_words(words, phrase, correlate, remnant, remnant_phrase, stop, before, source.id)
         phrase |= extra
         for k in extra:
             phrase |= phrase_ids(tree, k, stop, before, source.id)
     return closed(words, offsets, phrase_span(tree, offsets, phrase))
+
+
+def attribute_clause(words: list[Word], phrase: set[int], stop: set[int], before: int, verb: int) -> set[int]:
+    """A relative clause on *который* or a participial phrase set off by a comma right after a nominal phrase.
+
+    Russian sets off an attribute clause after its noun with commas: a
+    relative clause on *который* (after its preposition, if any: *о
+    котором*) or a participial phrase (причастный оборот: *Лицо, передающее
+    сигнал, …*).  The parser often hangs it from the verb instead of the
+    noun, but AGRR's correlate takes it in (*глазу, который был закрыт*;
+    *на стоп, закрепленный на одном торце корпуса*).  The clause runs from
+    the comma to the next punctuation mark (:data:`BOUNDARIES`), before
+    ``before`` (the gapped clause), on the phrase's side of the verb and
+    clear of ``stop`` (the other correlate, the verb), or is no clause.  A
+    participle is a word tagged ``VERB`` with a long adjective's ending
+    (:data:`LONG_ADJECTIVE`); an adjective there mostly opens the next
+    gapped clause (*на 19,8%, реального …*) and is left alone.
+    """
+    last = max(phrase)
+    comma = last + 1
+    if comma + 1 >= before or words[comma - 1].form != ",":
+        return set()
+    first = words[comma]
+    pronoun = words[comma + 1] if first.upos == "ADP" and comma + 1 < len(words) else first
+    relative = pronoun.form.lower().startswith("котор")
+    participle = first.upos == "VERB" and LONG_ADJECTIVE.search(first.form.lower()) is not None
+    if not (relative or participle):
+        return set()
+    out = {comma}
+    i = comma + 1
+    while i < before and i <= len(words) and words[i - 1].form not in BOUNDARIES:
+        if i in stop or (i < verb) != (last < verb):
+            return set()
+        out.add(i)
+        i += 1
+    return out if len(out) > 1 else set()
+
+
+# The punctuation marks that end an attribute clause (attribute_clause()).
+BOUNDARIES = {",", ";", ":", "(", ")", ".", "!", "?"} | DASHES
 
 
 # Comparative adverbs that a phrase on *чем* completes (*более, чем на 200%*); others carry Degree=Cmp.
