@@ -65,7 +65,8 @@ def test_two_step_training_writes_a_package(tmp_path: Path, fixtures: Path) -> N
     config = _config(tmp_path, fixtures, SMALL_CHARLSTM)
     assert train_main(["--config", str(config), "--max-steps", "2"]) == 0
     out = tmp_path / "model"
-    assert {"config.json", "vocab.json", "model.safetensors", "MODEL.md", "lexicon.json"} <= {p.name for p in out.iterdir()}
+    assert {"config.json", "vocab.json", "model.safetensors", "MODEL.md", "lexicon.json", "feats.json"} <= {
+        p.name for p in out.iterdir()}
     card = (out / "MODEL.md").read_text()
     assert "eud train --config" in card and "| dev |" in card
     assert "## Training curve" in card and "\n| 1 | " in card  # dev scores of epoch 1

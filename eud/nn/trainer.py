@@ -72,9 +72,11 @@ def evaluate_tune(model: Parser, vocabs: dict[str, Vocab], cfg: dict[str, Any], 
     out = {}
     for lang, gold in sorted(tune.items()):
         gold = gold[:cap] if cap else gold
-        table_lang = lang if per_language_lexicon else None
-        lemmatizer = Lemmatizer.load(folder, lang=table_lang) if lemmatizers and folder is not None else None
-        feats = FeatsChoice.load(folder, vocabs["feats"], lang=table_lang) if lemmatizers and folder is not None else None
+        lemmatizer = feats = None
+        if lemmatizers and folder is not None:
+            table_lang = lang if per_language_lexicon else None
+            lemmatizer = Lemmatizer.load(folder, lang=table_lang)
+            feats = FeatsChoice.load(folder, vocabs["feats"], lang=table_lang)
         # A one-treebank model (language "et_ewt") is tuned with its treebank's profile, as it parses.
         profile = cfg["language"] if language_of(cfg.get("language") or "") == lang else lang
         predictor = Predictor(model, vocabs, {**cfg, "graph_mode": "rules"}, language=profile, lemmatizer=lemmatizer,
@@ -364,8 +366,9 @@ def finish_multilingual(cfg: dict[str, Any], output: Path, state: dict[str, Any]
     multilingual = "lang" in vocabs
     if multilingual:
         for lang in sorted(set(langs)):
-            write_lexicon(output, [s for s, code in zip(train, langs) if code == lang], lang=lang)
-            write_feats(output, [s for s, code in zip(train, langs) if code == lang], lang=lang)
+            sentences = [s for s, code in zip(train, langs) if code == lang]
+            write_lexicon(output, sentences, lang=lang)
+            write_feats(output, sentences, lang=lang)
     else:
         write_lexicon(output, train)
         write_feats(output, train)
@@ -410,11 +413,15 @@ def finish_package(cfg: dict[str, Any], output: Path, state: dict[str, Any], arg
     if has_tuning_slice(cfg) and not cfg.get("dev"):
         finish_multilingual(cfg, output, state, argv)
         return
-    if not (output / LEXICON).exists():
-        # Lemmas of the training forms, as the slice-tuned packages get them (the files whole: nothing is held apart).
-        write_lexicon(output, read_entries(cfg["train_files"]))
-    if not (output / FEATS).exists():
-        write_feats(output, read_entries(cfg["train_files"]))
+    if not (output / LEXICON).exists() or not (output / FEATS).exists():
+        # Lemmas and FEATS of the training forms, as the slice-tuned packages get them (the files whole: nothing
+        # is held apart).  The treebanks are read once for both.
+        train = read_entries(cfg["train_files"])
+        if not (output / LEXICON).exists():
+            write_lexicon(output, train)
+        if not (output / FEATS).exists():
+            write_feats(output, train)
+        del train
     model, vocabs, pcfg = load_package(output)
     model.precision = resolve_precision(cfg["precision"])
     torch.set_num_threads(int(cfg["threads"]))
