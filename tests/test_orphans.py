@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from conftest import FIXTURES
+import pytest
+from conftest import FIXTURES, REPO
 
 from eud.conllu import read_conllu
 from eud.enhance.gapping import Gapping
-from eud.nn.orphans import demote_orphans, demote_without_correlates
+from eud.nn.orphans import demote_orphans, demote_without_correlates, stranded_subjects
 
 FALLBACK = {"rather": "advmod", "work": "obl", "pears": "obj", "cook": "obj", "these": "nmod"}
 
@@ -145,3 +146,58 @@ def test_an_orphan_paired_with_an_adjectival_modifier_is_part_of_a_list():
     # *the dogs outside* is a second object, not a gapped clause.
     changed, deprels = _checked("orphan-pairs-with-modifier")
     assert changed == 1 and deprels[9] == "nmod"
+
+
+def _stranded(sent_id: str, language: str = "en") -> tuple[int, list[tuple[int, str]]]:
+    sentence = _sentence(sent_id)
+    rebuilt = stranded_subjects(sentence, Gapping(language=language))
+    return rebuilt, [(w.head, w.deprel) for w in sentence.words]
+
+
+def test_a_subject_pronoun_read_as_a_compound_becomes_the_promoted_remnant():
+    """*He likes tea and she coffee*: *she* is promoted under *likes*, *coffee* is its orphan, *and* its cc."""
+    rebuilt, tree = _stranded("stranded-compound")
+    assert rebuilt == 1
+    assert tree[3:6] == [(5, "cc"), (2, "conj"), (5, "orphan")]
+
+
+def test_each_phrase_after_a_stranded_subject_becomes_an_orphan():
+    """*We ordered pizza and they pasta in the evening*: the phrases' heads hang from *they*, their insides stay."""
+    rebuilt, tree = _stranded("stranded-conjuncts")
+    assert rebuilt == 1
+    assert tree[4:9] == [(2, "conj"), (5, "orphan"), (9, "case"), (9, "det"), (6, "nmod")]
+
+
+def test_a_stranded_subject_with_a_verb_of_its_own_is_left_alone():
+    sentence = _sentence("stranded-verb")
+    before = [(w.head, w.deprel) for w in sentence.words]
+    assert _stranded("stranded-verb") == (0, before)
+
+
+def test_a_rebuilt_clause_whose_promoted_remnant_has_no_correlate_is_put_back():
+    """*Buy tea and they coffee*: an imperative has no subject for *they* to contrast with."""
+    sentence = _sentence("stranded-no-subject")
+    before = [(w.head, w.deprel) for w in sentence.words]
+    assert _stranded("stranded-no-subject") == (0, before)
+
+
+def test_a_language_with_verbless_clauses_keeps_its_stranded_subjects():
+    """The Russian profile does not set ``verbless_subjects``: *а она — врач* needs no verb."""
+    sentence = _sentence("stranded-compound")
+    before = [(w.head, w.deprel) for w in sentence.words]
+    assert _stranded("stranded-compound", language="ru") == (0, before)
+
+
+def test_the_shipped_english_parser_restores_the_verb_after_a_stranded_subject(one_torch_thread):
+    """The parser alone reads *she coffee* as a compound and *they pasta* as two conjuncts; eud parse gaps both."""
+    pytest.importorskip("torch")
+    import eud
+
+    nlp = eud.load(REPO / "models" / "en_ewt")
+    for sentence, verb, subject, obj in zip(nlp("He likes tea and she coffee. We ordered pizza and they pasta.").sentences,
+                                            ("likes", "ordered"), ("she", "they"), ("coffee", "pasta")):
+        (node,) = sentence.empty_nodes
+        assert node.form == verb
+        words = {w.form: w for w in sentence.words}
+        for form, label in ((subject, "nsubj"), (obj, "obj")):
+            assert [lab for head, _, lab in sentence.enhanced.heads((words[form].id, 0)) if head == node.node] == [label]

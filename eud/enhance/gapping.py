@@ -192,6 +192,11 @@ class Style:
     # A remnant may pair with a modifier of the antecedent's nominal argument and
     # take that argument's relation (the elided nominal's, to which it is promoted).
     promoted: bool = False
+    # The language has no verbless clauses: a nominative personal pronoun after a
+    # conjunction, with no verb of its own, is the subject remnant of a gapped clause
+    # (*he likes tea and she coffee*; not Russian, whose present tense drops the copula).
+    # Read by the parser's repair, :func:`eud.nn.orphans.stranded_subjects`.
+    verbless_subjects: bool = False
 
     @cached_property
     def pairing(self) -> Pairing:

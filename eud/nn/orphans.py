@@ -67,6 +67,10 @@ Donald Trump in the US*).  Both thresholds depend on a model's calibration,
 so they are package settings, tuned on dev files (``eval/label_bias_sweep.py``)
 and on the package's own parses of training files, whose false alarms are many
 more than dev's (``eval/RESULTS.md``).
+
+The opposite repair, :func:`stranded_subjects`, builds a gapped clause the parser did not see:
+in a language without verbless clauses (the profile's ``verbless_subjects``), a subject pronoun
+after a conjunction with no verb of its own is a remnant (*He likes tea and she coffee*).
 """
 
 from __future__ import annotations
@@ -255,3 +259,86 @@ def demote_without_correlates(sentence: Sentence, fallback: list[str], gapping: 
             r.deprel = fallback[r.id - 1]
         changed += len(undone)
     return changed
+
+
+# What a subject remnant's clause may hold: phrases of these parts of speech, no verb.
+REMNANT_UPOS = frozenset({"NOUN", "PROPN", "NUM", "PRON", "DET", "ADJ", "ADP", "ADV", "PART", "SYM"})
+NOMINAL_HEADS = frozenset({"NOUN", "PROPN", "NUM", "PRON", "SYM"})
+FUNCTION_UPOS = frozenset({"DET", "ADP", "PART"})
+
+
+def stranded_subjects(sentence: Sentence, gapping: Gapping) -> int:
+    """Rebuild gapped clauses the parser read as noun phrases around a subject pronoun; returns how many.
+
+    In a language without verbless clauses (the profile's ``verbless_subjects``), a nominative
+    personal pronoun right after a conjunction, followed by phrases with no verb up to the next
+    punctuation mark, can only be the subject remnant of a gapped clause: *He likes tea and she
+    coffee*.  A parser that never saw that pattern makes *she* a ``compound`` of *coffee*, or
+    both conjuncts of *likes*.  The clause is rebuilt as the UD guidelines have it: the pronoun
+    is promoted (``conj`` of the nearest verb before the conjunction, the conjunction hangs from
+    it), and the head of each following phrase becomes its ``orphan``.  A rebuilt clause whose
+    remnants lack correlates or mirror them badly (:func:`lacks_correlates`, :func:`unparallel`)
+    is put back as the parser had it.
+    """
+    if not gapping.style.verbless_subjects:
+        return 0
+    words = sentence.words
+    rebuilt = 0
+    for pronoun in words:
+        if not _stranded(sentence, pronoun):
+            continue
+        cc = words[pronoun.id - 2]
+        verb = next((w for w in reversed(words[:cc.id - 1]) if w.upos == "VERB"), None)
+        span = _clause_after(sentence, pronoun)
+        heads = [w for w in span if w.head not in {s.id for s in span}]
+        # Each phrase needs a content word at its head: the parser's function word there is garbage.
+        if verb is None or not any(h.upos in NOMINAL_HEADS for h in heads) or any(h.upos in FUNCTION_UPOS for h in heads):
+            continue
+        if _dominates(sentence, {pronoun.id, *(h.id for h in heads)}, verb.id):
+            continue  # the parser hung the verb inside the clause; rebuilding would make a cycle
+        saved = {w.id: (w.head, w.deprel) for w in (pronoun, cc, *heads)}
+        pronoun.head, pronoun.deprel = verb.id, "conj"
+        cc.head, cc.deprel = pronoun.id, "cc"
+        for h in heads:
+            h.head, h.deprel = pronoun.id, "orphan"
+        tree = BasicTree(sentence)
+        clause = next((c for c in gapping.alignments(sentence) if c.promoted is pronoun), None)
+        if clause is None or lacks_correlates(clause) or unparallel(clause, tree):
+            for i, (head, deprel) in saved.items():
+                words[i - 1].head, words[i - 1].deprel = head, deprel
+            continue
+        rebuilt += 1
+    return rebuilt
+
+
+def _stranded(sentence: Sentence, word: Word) -> bool:
+    """Whether ``word`` is a nominative personal pronoun right after a conjunction, not yet in a gapped clause."""
+    if word.upos != "PRON" or word.feat("Case") != "Nom" or word.feat("PronType") != "Prs" or word.id < 3:
+        return False
+    if sentence.word(word.id - 1).upos != "CCONJ" or word.deprel == "orphan":
+        return False
+    return not any(w.head == word.id and w.deprel == "orphan" for w in sentence.words)
+
+
+def _clause_after(sentence: Sentence, pronoun: Word) -> list[Word]:
+    """The words after ``pronoun`` up to the next punctuation mark or conjunction, if none is a verb (else [])."""
+    span = []
+    for w in sentence.words[pronoun.id:]:
+        if w.upos in ("PUNCT", "CCONJ"):
+            break
+        if w.upos not in REMNANT_UPOS:
+            return []
+        span.append(w)
+    return span
+
+
+def _dominates(sentence: Sentence, tops: set[int], word_id: int) -> bool:
+    """Whether one of ``tops`` is ``word_id`` or above it in the basic tree."""
+    seen: set[int] = set()
+    i = word_id
+    while i and i not in seen:
+        if i in tops:
+            return True
+        seen.add(i)
+        i = sentence.word(i).head or 0
+    return False
