@@ -7,7 +7,7 @@ from conftest import FIXTURES, REPO
 
 from eud.conllu import read_conllu
 from eud.enhance.gapping import Gapping
-from eud.nn.orphans import demote_orphans, demote_without_correlates, stranded_subjects
+from eud.nn.orphans import demote_orphans, demote_without_correlates, rebuild_unseen_gapping
 
 FALLBACK = {"rather": "advmod", "work": "obl", "pears": "obj", "cook": "obj", "these": "nmod"}
 
@@ -148,54 +148,73 @@ def test_an_orphan_paired_with_an_adjectival_modifier_is_part_of_a_list():
     assert changed == 1 and deprels[9] == "nmod"
 
 
-def _stranded(sent_id: str, language: str = "en") -> tuple[int, list[tuple[int, str]]]:
+def _rebuilt(sent_id: str, language: str = "en") -> tuple[int, list[tuple[int, str]]]:
+    """How many clauses :func:`rebuild_unseen_gapping` rebuilds in a fixture sentence, and its tree after."""
     sentence = _sentence(sent_id)
-    rebuilt = stranded_subjects(sentence, Gapping(language=language))
+    rebuilt = rebuild_unseen_gapping(sentence, Gapping(language=language))
     return rebuilt, [(w.head, w.deprel) for w in sentence.words]
+
+
+def _left_alone(sent_id: str, language: str = "en") -> bool:
+    """Whether the fixture sentence comes out of :func:`rebuild_unseen_gapping` as it went in."""
+    before = [(w.head, w.deprel) for w in _sentence(sent_id).words]
+    return _rebuilt(sent_id, language) == (0, before)
 
 
 def test_a_subject_pronoun_read_as_a_compound_becomes_the_promoted_remnant():
     """*He likes tea and she coffee*: *she* is promoted under *likes*, *coffee* is its orphan, *and* its cc."""
-    rebuilt, tree = _stranded("stranded-compound")
+    rebuilt, tree = _rebuilt("stranded-compound")
     assert rebuilt == 1
     assert tree[3:6] == [(5, "cc"), (2, "conj"), (5, "orphan")]
 
 
 def test_each_phrase_after_a_stranded_subject_becomes_an_orphan():
     """*We ordered pizza and they pasta in the evening*: the phrases' heads hang from *they*, their insides stay."""
-    rebuilt, tree = _stranded("stranded-conjuncts")
+    rebuilt, tree = _rebuilt("stranded-conjuncts")
     assert rebuilt == 1
     assert tree[4:9] == [(2, "conj"), (5, "orphan"), (9, "case"), (9, "det"), (6, "nmod")]
 
 
 def test_a_stranded_subject_with_a_verb_of_its_own_is_left_alone():
-    sentence = _sentence("stranded-verb")
-    before = [(w.head, w.deprel) for w in sentence.words]
-    assert _stranded("stranded-verb") == (0, before)
+    assert _left_alone("stranded-verb")
 
 
 def test_a_rebuilt_clause_whose_promoted_remnant_has_no_correlate_is_put_back():
     """*Buy tea and they coffee*: an imperative has no subject for *they* to contrast with."""
-    sentence = _sentence("stranded-no-subject")
-    before = [(w.head, w.deprel) for w in sentence.words]
-    assert _stranded("stranded-no-subject") == (0, before)
+    assert _left_alone("stranded-no-subject")
+
+
+def test_two_conjuncts_with_nothing_between_them_are_a_gapped_clause():
+    """*The children wanted cake and the adults wine*: *adults* promoted under *wanted*, *wine* its orphan."""
+    rebuilt, tree = _rebuilt("adjacent-conjuncts")
+    assert rebuilt == 1
+    assert tree[4:8] == [(7, "cc"), (7, "det"), (3, "conj"), (7, "orphan")]
+
+
+def test_adjacent_conjuncts_stay_unless_the_first_contrasts_with_the_subject():
+    """*Kim swam laps in May and in June miles*: *in June* pairs with *in May*, so the clause may be a list gone wrong."""
+    assert _left_alone("adjacent-objects")
+
+
+def test_adjacent_conjuncts_after_a_slash_stay():
+    """A slash the parser calls ``cc`` is no conjunction a gapped clause opens with (EWT train has such lists)."""
+    assert _left_alone("adjacent-slash")
 
 
 def test_a_language_with_verbless_clauses_keeps_its_stranded_subjects():
     """The Russian profile does not set ``verbless_subjects``: *а она — врач* needs no verb."""
-    sentence = _sentence("stranded-compound")
-    before = [(w.head, w.deprel) for w in sentence.words]
-    assert _stranded("stranded-compound", language="ru") == (0, before)
+    assert _left_alone("stranded-compound", language="ru")
 
 
-def test_the_shipped_english_parser_restores_the_verb_after_a_stranded_subject(one_torch_thread):
-    """The parser alone reads *she coffee* as a compound and *they pasta* as two conjuncts; eud parse gaps both."""
+def test_the_shipped_english_parser_restores_the_verb_the_parser_did_not_see(one_torch_thread):
+    """The parser alone reads *she coffee* as a compound, *they pasta* and *the adults wine* as two conjuncts."""
     pytest.importorskip("torch")
     import eud
 
     nlp = eud.load(REPO / "models" / "en_ewt")
-    for sentence, verb, subject, obj in zip(nlp("He likes tea and she coffee. We ordered pizza and they pasta.").sentences,
-                                            ("likes", "ordered"), ("she", "they"), ("coffee", "pasta")):
+    text = "He likes tea and she coffee. We ordered pizza and they pasta. The children wanted cake and the adults wine."
+    for sentence, verb, subject, obj in zip(nlp(text).sentences, ("likes", "ordered", "wanted"), ("she", "they", "adults"),
+                                            ("coffee", "pasta", "wine"), strict=True):
         (node,) = sentence.empty_nodes
         assert node.form == verb
         words = {w.form: w for w in sentence.words}

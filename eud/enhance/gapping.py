@@ -197,6 +197,11 @@ class Style:
     # (*he likes tea and she coffee*; not Russian, whose present tense drops the copula).
     # Read by the parser's repair, :func:`eud.nn.orphans.stranded_subjects`.
     verbless_subjects: bool = False
+    # Two nominal conjuncts of one word with no conjunction or comma between them, ending the
+    # clause, are the remnants of a gapped clause (*The children wanted cake and the adults
+    # wine*), when the first contrasts with the subject.  Read by the parser's repair,
+    # :func:`eud.nn.orphans.adjacent_conjuncts`.
+    bare_remnants: bool = False
 
     @cached_property
     def pairing(self) -> Pairing:

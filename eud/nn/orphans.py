@@ -68,13 +68,15 @@ so they are package settings, tuned on dev files (``eval/label_bias_sweep.py``)
 and on the package's own parses of training files, whose false alarms are many
 more than dev's (``eval/RESULTS.md``).
 
-The opposite repair, :func:`stranded_subjects`, builds a gapped clause the parser did not see:
-in a language without verbless clauses (the profile's ``verbless_subjects``), a subject pronoun
-after a conjunction with no verb of its own is a remnant (*He likes tea and she coffee*).
+The opposite repair, :func:`rebuild_unseen_gapping`, builds gapped clauses the parser did not
+see, where its tree allows no other reading: a subject pronoun after a conjunction with no verb
+of its own (*He likes tea and she coffee*), and two conjuncts with nothing between them (*The
+children wanted cake and the adults wine*).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 
@@ -267,21 +269,29 @@ NOMINAL_HEADS = frozenset({"NOUN", "PROPN", "NUM", "PRON", "SYM"})
 FUNCTION_UPOS = frozenset({"DET", "ADP", "PART"})
 
 
-def stranded_subjects(sentence: Sentence, gapping: Gapping) -> int:
-    """Rebuild gapped clauses the parser read as noun phrases around a subject pronoun; returns how many.
+def rebuild_unseen_gapping(sentence: Sentence, gapping: Gapping) -> int:
+    """Rebuild gapped clauses the parser read as something no grammar allows; returns how many.
 
-    In a language without verbless clauses (the profile's ``verbless_subjects``), a nominative
-    personal pronoun right after a conjunction, followed by phrases with no verb up to the next
-    punctuation mark, can only be the subject remnant of a gapped clause: *He likes tea and she
-    coffee*.  A parser that never saw that pattern makes *she* a ``compound`` of *coffee*, or
-    both conjuncts of *likes*.  The clause is rebuilt as the UD guidelines have it: the pronoun
-    is promoted (``conj`` of the nearest verb before the conjunction, the conjunction hangs from
-    it), and the head of each following phrase becomes its ``orphan``.  A rebuilt clause whose
-    remnants lack correlates or mirror them badly (:func:`lacks_correlates`, :func:`unparallel`)
-    is put back as the parser had it.
+    A parser that saw little gapping reads some textbook cases as noun phrases.  Two shapes
+    cannot be anything else, each switched on by a key of the profile's ``[gapping]`` table:
+    :func:`stranded_subjects` (``verbless_subjects``) and :func:`adjacent_conjuncts`
+    (``bare_remnants``).
     """
-    if not gapping.style.verbless_subjects:
-        return 0
+    style = gapping.style
+    return ((stranded_subjects(sentence, gapping) if style.verbless_subjects else 0)
+            + (adjacent_conjuncts(sentence, gapping) if style.bare_remnants else 0))
+
+
+def stranded_subjects(sentence: Sentence, gapping: Gapping) -> int:
+    """Rebuild gapped clauses around a subject pronoun the parser left without a verb; returns how many.
+
+    In a language without verbless clauses, a nominative personal pronoun right after a
+    conjunction, followed by phrases with no verb up to the next punctuation mark, can only be
+    the subject remnant of a gapped clause: *He likes tea and she coffee*.  A parser that never
+    saw that pattern makes *she* a ``compound`` of *coffee*, or both conjuncts of *likes*.  The
+    pronoun is promoted (``conj`` of the nearest verb before the conjunction) and the head of
+    each following phrase becomes its ``orphan`` (:func:`_rebuild`).
+    """
     words = sentence.words
     rebuilt = 0
     for pronoun in words:
@@ -294,21 +304,67 @@ def stranded_subjects(sentence: Sentence, gapping: Gapping) -> int:
         # Each phrase needs a content word at its head: the parser's function word there is garbage.
         if verb is None or not any(h.upos in NOMINAL_HEADS for h in heads) or any(h.upos in FUNCTION_UPOS for h in heads):
             continue
-        if _dominates(sentence, {pronoun.id, *(h.id for h in heads)}, verb.id):
-            continue  # the parser hung the verb inside the clause; rebuilding would make a cycle
-        saved = {w.id: (w.head, w.deprel) for w in (pronoun, cc, *heads)}
-        pronoun.head, pronoun.deprel = verb.id, "conj"
-        cc.head, cc.deprel = pronoun.id, "cc"
-        for h in heads:
-            h.head, h.deprel = pronoun.id, "orphan"
-        tree = BasicTree(sentence)
-        clause = next((c for c in gapping.alignments(sentence) if c.promoted is pronoun), None)
-        if clause is None or lacks_correlates(clause) or unparallel(clause, tree):
-            for i, (head, deprel) in saved.items():
-                words[i - 1].head, words[i - 1].deprel = head, deprel
-            continue
-        rebuilt += 1
+        rebuilt += _rebuild(sentence, gapping, pronoun, verb, cc, heads)
     return rebuilt
+
+
+def adjacent_conjuncts(sentence: Sentence, gapping: Gapping) -> int:
+    """Rebuild gapped clauses the parser read as two conjuncts with nothing between them; returns how many.
+
+    Members of a list are separated by a conjunction or a comma.  In *The children wanted cake
+    and the adults wine* the parser makes *adults* and *wine* conjuncts of *cake*, though nothing
+    separates them: they are the remnants of a gapped clause that ends the sentence or its
+    clause.  The first is promoted (``conj`` of the verb, or of the verb above the nominal they
+    hung from) and the second becomes its ``orphan`` (:func:`_rebuild`), kept only when the
+    first contrasts with the full clause's subject and both have correlates.
+    """
+    words = sentence.words
+    tree = BasicTree(sentence)
+    candidates = []
+    for x in words:
+        conjuncts = [words[c - 1] for c in tree.children[x.id]
+                     if words[c - 1].udeprel == "conj" and words[c - 1].upos in NOMINAL_HEADS]
+        verb = x if x.upos == "VERB" else None
+        if verb is None and x.head and x.udeprel in ARGUMENTS and words[x.head - 1].upos == "VERB":
+            verb = words[x.head - 1]
+        for first, second in itertools.pairwise(conjuncts):
+            cc = [words[c - 1] for c in tree.children[first.id] if words[c - 1].udeprel == "cc"]
+            start, end = tree.span(first.id, set())
+            after = tree.span(second.id, set())
+            inside = words[start - 1:after[1]]
+            if (verb is None or len(cc) != 1 or cc[0].upos != "CCONJ" or cc[0].id != start or end + 1 != after[0]
+                    or any(w.upos in ("CCONJ", "PUNCT", "VERB", "AUX") for w in inside if w is not cc[0])
+                    or (after[1] < len(words) and words[after[1]].upos != "PUNCT")):
+                continue
+            candidates.append((first, verb, cc[0], second))
+    return sum(_rebuild(sentence, gapping, first, verb, cc, [second], strict=True)
+               for first, verb, cc, second in candidates)
+
+
+def _rebuild(sentence: Sentence, gapping: Gapping, promoted: Word, verb: Word, cc: Word, orphans: list[Word],
+             strict: bool = False) -> bool:
+    """Make ``promoted`` a ``conj`` of ``verb`` with ``cc`` and ``orphans`` under it; whether the clause stays.
+
+    The rebuilt clause is put back as the parser had it when its remnants lack correlates or
+    mirror them badly (:func:`lacks_correlates`, :func:`unparallel`), or, ``strict``, when any
+    remnant has no correlate or the promoted one does not contrast with a subject.
+    """
+    if _dominates(sentence, {promoted.id, *(o.id for o in orphans)}, verb.id):
+        return False  # the parser hung the verb inside the clause; rebuilding would make a cycle
+    saved = {w.id: (w.head, w.deprel) for w in (promoted, cc, *orphans)}
+    promoted.head, promoted.deprel = verb.id, "conj"
+    cc.head, cc.deprel = promoted.id, "cc"
+    for o in orphans:
+        o.head, o.deprel = promoted.id, "orphan"
+    clause = next((c for c in gapping.alignments(sentence) if c.promoted is promoted), None)
+    fails = clause is None or lacks_correlates(clause) or unparallel(clause, BasicTree(sentence))
+    if not fails and strict:
+        subject = clause.correlates[clause.remnants.index(promoted)]
+        fails = None in clause.correlates or subject is None or subject.udeprel not in ("nsubj", "csubj")
+    if fails:
+        for i, (head, deprel) in saved.items():
+            sentence.words[i - 1].head, sentence.words[i - 1].deprel = head, deprel
+    return not fails
 
 
 def _stranded(sentence: Sentence, word: Word) -> bool:

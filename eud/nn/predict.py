@@ -36,7 +36,7 @@ from eud.nn.lexicon import Lemmatizer
 from eud.nn.model import TAGS, Parser, resolve_precision
 from eud.nn.morphology import FeatsChoice
 from eud.nn.mst import decode_tree
-from eud.nn.orphans import demote_orphans, demote_without_correlates, stranded_subjects
+from eud.nn.orphans import demote_orphans, demote_without_correlates, rebuild_unseen_gapping
 from eud.nn.verifier import GappingVerifier
 from eud.nn.vocab import Vocab
 from eud.validate.repair import repair_sentence
@@ -243,7 +243,7 @@ class Predictor:
             verify = (partial(self.verifier.accepts, sentence, states=d.states, margins=d.margins)
                       if self.verifier is not None and d.states is not None else None)
             demote_without_correlates(sentence, d.fallback, self.gapping, d.margins, self.orphan_margins, verify)
-            stranded_subjects(sentence, self.gapping)
+            rebuild_unseen_gapping(sentence, self.gapping)
         sentence.empty_nodes = []
         # A network trained without a graph scorer (``graph = false``) has only the rules.
         mode = self.graph_mode if self.model.graph is not None else "rules"
