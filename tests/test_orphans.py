@@ -191,6 +191,18 @@ def test_two_conjuncts_with_nothing_between_them_are_a_gapped_clause():
     assert tree[4:8] == [(7, "cc"), (7, "det"), (3, "conj"), (7, "orphan")]
 
 
+def test_a_compound_modifier_with_a_possessive_of_its_own_is_a_remnant():
+    """*Sarah drinks wine and her husband beer*: *her husband* is no modifier of *beer* but the promoted remnant."""
+    rebuilt, tree = _rebuilt("adjacent-compound")
+    assert rebuilt == 1
+    assert tree[3:7] == [(6, "cc"), (6, "nmod:poss"), (2, "conj"), (6, "orphan")]
+
+
+def test_a_plain_compound_in_a_conjunct_stays():
+    """*Sarah drinks wine and apple juice*: a compound without a possessive is a noun phrase."""
+    assert _left_alone("adjacent-plain-compound")
+
+
 def test_adjacent_conjuncts_stay_unless_the_first_contrasts_with_the_subject():
     """*Kim swam laps in May and in June miles*: *in June* pairs with *in May*, so the clause may be a list gone wrong."""
     assert _left_alone("adjacent-objects")

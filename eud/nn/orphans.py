@@ -309,14 +309,16 @@ def stranded_subjects(sentence: Sentence, gapping: Gapping) -> int:
 
 
 def adjacent_conjuncts(sentence: Sentence, gapping: Gapping) -> int:
-    """Rebuild gapped clauses the parser read as two conjuncts with nothing between them; returns how many.
+    """Rebuild gapped clauses the parser read as two noun phrases with nothing between them; returns how many.
 
     Members of a list are separated by a conjunction or a comma.  In *The children wanted cake
     and the adults wine* the parser makes *adults* and *wine* conjuncts of *cake*, though nothing
-    separates them: they are the remnants of a gapped clause that ends the sentence or its
-    clause.  The first is promoted (``conj`` of the verb, or of the verb above the nominal they
-    hung from) and the second becomes its ``orphan`` (:func:`_rebuild`), kept only when the
-    first contrasts with the full clause's subject and both have correlates.
+    separates them; in *Sarah drinks wine and her husband beer* it glues *husband* to *beer* as a
+    ``compound``, though a compound modifier takes no possessive of its own.  Either way the two
+    phrases are the remnants of a gapped clause that ends the sentence or its clause.  The first
+    is promoted (``conj`` of the verb, or of the verb above the nominal they hung from) and the
+    second becomes its ``orphan`` (:func:`_rebuild`), kept only when the first contrasts with the
+    full clause's subject and both have correlates.
     """
     words = sentence.words
     tree = BasicTree(sentence)
@@ -327,18 +329,31 @@ def adjacent_conjuncts(sentence: Sentence, gapping: Gapping) -> int:
         verb = x if x.upos == "VERB" else None
         if verb is None and x.head and x.udeprel in ARGUMENTS and words[x.head - 1].upos == "VERB":
             verb = words[x.head - 1]
-        for first, second in itertools.pairwise(conjuncts):
-            cc = [words[c - 1] for c in tree.children[first.id] if words[c - 1].udeprel == "cc"]
-            start, end = tree.span(first.id, set())
-            after = tree.span(second.id, set())
-            inside = words[start - 1:after[1]]
-            if (verb is None or len(cc) != 1 or cc[0].upos != "CCONJ" or cc[0].id != start or end + 1 != after[0]
-                    or any(w.upos in ("CCONJ", "PUNCT", "VERB", "AUX") for w in inside if w is not cc[0])
+        if verb is None:
+            continue
+        pairs = list(itertools.pairwise(conjuncts))
+        pairs += [(words[c - 1], z) for z in conjuncts for c in tree.children[z.id]
+                  if c < z.id and words[c - 1].udeprel == "compound" and _has_possessive(tree, words[c - 1])]
+        for first, second in pairs:
+            start = tree.span(first.id, set(), skip_cc=True)[0]
+            if start < 2:
+                continue
+            cc, end = words[start - 2], tree.span(first.id, set())[1]
+            after = tree.span(second.id, {first.id}, skip_cc=True)
+            inside = words[cc.id:after[1]]
+            if (cc.upos != "CCONJ" or cc.udeprel != "cc" or cc.head not in (first.id, second.id)
+                    or end + 1 != after[0] or any(w.upos in ("CCONJ", "PUNCT", "VERB", "AUX") for w in inside)
                     or (after[1] < len(words) and words[after[1]].upos != "PUNCT")):
                 continue
-            candidates.append((first, verb, cc[0], second))
+            candidates.append((first, verb, cc, second))
     return sum(_rebuild(sentence, gapping, first, verb, cc, [second], strict=True)
                for first, verb, cc, second in candidates)
+
+
+def _has_possessive(tree: BasicTree, word: Word) -> bool:
+    """Whether ``word`` has a possessive determiner or pronoun of its own (*her* in *her husband*)."""
+    words = tree.sentence.words
+    return any(words[c - 1].deprel == "nmod:poss" and words[c - 1].upos in ("PRON", "DET") for c in tree.children[word.id])
 
 
 def _rebuild(sentence: Sentence, gapping: Gapping, promoted: Word, verb: Word, cc: Word, orphans: list[Word],
