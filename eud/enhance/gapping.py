@@ -197,9 +197,10 @@ class Style:
     # (*he likes tea and she coffee*; not Russian, whose present tense drops the copula).
     # Read by the parser's repair, :func:`eud.nn.orphans.stranded_subjects`.
     verbless_subjects: bool = False
-    # Two nominal conjuncts of one word with no conjunction or comma between them, ending the
-    # clause, are the remnants of a gapped clause (*The children wanted cake and the adults
-    # wine*), when the first contrasts with the subject.  Read by the parser's repair,
+    # Two noun phrases after a conjunction with nothing between them, ending the clause, are
+    # the remnants of a gapped clause when the first contrasts with the subject: two conjuncts
+    # (*The children wanted cake and the adults wine*) or a compound with a possessive of its
+    # own (*and her husband beer*).  Read by the parser's repair,
     # :func:`eud.nn.orphans.adjacent_conjuncts`.
     bare_remnants: bool = False
 
