@@ -232,3 +232,61 @@ def test_the_shipped_english_parser_restores_the_verb_the_parser_did_not_see(one
         words = {w.form: w for w in sentence.words}
         for form, label in ((subject, "nsubj"), (obj, "obj")):
             assert [lab for head, _, lab in sentence.enhanced.heads((words[form].id, 0)) if head == node.node] == [label]
+
+
+def test_no_rebuild_when_the_verb_hangs_inside_the_clause():
+    """A parser that made *coffee* the root and *likes* its dependent: promoting *she* under *likes* would close a cycle."""
+    sentence = _sentence("stranded-compound")
+    for w, (head, deprel) in zip(sentence.words, [(2, "nsubj"), (6, "dep"), (2, "obj"), (6, "cc"), (6, "compound"),
+                                                  (0, "root"), (6, "punct")], strict=True):
+        w.head, w.deprel = head, deprel
+    before = [(w.head, w.deprel) for w in sentence.words]
+    assert rebuild_unseen_gapping(sentence, Gapping(language="en")) == 0
+    assert [(w.head, w.deprel) for w in sentence.words] == before
+
+
+def test_rebuilding_random_trees_keeps_them_trees():
+    """A full clause, a conjunction, then parser-like garbage: every rebuild leaves a valid tree and graph."""
+    import random
+
+    from eud.enhance import Enhancer, find_profile
+    from eud.graph import Sentence, Word
+    from eud.validate import check_sentence
+
+    rng = random.Random(13)
+    kinds = [("PRON", "Case=Nom|PronType=Prs"), ("PRON", "Poss=Yes|PronType=Prs"), ("NOUN", "_"), ("PROPN", "_"),
+             ("DET", "_"), ("VERB", "_"), ("CCONJ", "_"), ("PUNCT", "_"), ("ADP", "_")]
+    deprels = ["nsubj", "obj", "conj", "conj", "compound", "nmod:poss", "det", "cc", "punct", "case", "orphan"]
+    gapping = Gapping(language="en")
+    enhancer = Enhancer(find_profile("en"))
+    rebuilt = 0
+    for _ in range(3000):
+        # Kim likes tea and ... : the full clause is sane, the rest is garbage hanging anywhere before it.
+        words = [Word(1, "Kim", "Kim", "PROPN", "_", "_", 2, "nsubj"), Word(2, "likes", "like", "VERB", "_", "_", 0, "root"),
+                 Word(3, "tea", "tea", "NOUN", "_", "_", 2, "obj"), Word(4, "and", "and", "CCONJ", "_", "_", 2, "cc")]
+        for i in range(5, rng.randint(6, 9)):
+            upos, feats = rng.choice(kinds)
+            words.append(Word(i, f"w{i}", f"l{i}", upos, "_", feats, rng.randrange(1, i), rng.choice(deprels)))
+        for w in words[3:]:  # some garbage points forward, as a parser's does
+            if rng.random() < 0.5:
+                w.head = rng.randrange(w.id + 1, len(words) + 1) if w.id < len(words) else w.head
+        sentence = Sentence(words=words)
+        if any(_cycle(words, w.id) for w in words):
+            continue
+        rebuilt += rebuild_unseen_gapping(sentence, gapping)
+        assert [w.id for w in words if w.head == 0] == [2]
+        assert not any(_cycle(words, w.id) for w in words)
+        enhancer.enhance(sentence)
+        assert check_sentence(sentence) == []
+    assert rebuilt > 50  # the garbage does reach the rebuilding code
+
+
+def _cycle(words, i: int) -> bool:
+    """Whether following heads from word ``i`` loops before the root."""
+    seen = set()
+    while i:
+        if i in seen:
+            return True
+        seen.add(i)
+        i = words[i - 1].head
+    return False
