@@ -80,7 +80,7 @@ import itertools
 import math
 from collections.abc import Callable
 
-from eud.enhance.correlates import BasicTree
+from eud.enhance.correlates import FUNCTION_UPOS, BasicTree
 from eud.enhance.gapping import Alignment, Gapping
 from eud.graph import Sentence, Word
 
@@ -266,7 +266,6 @@ def demote_without_correlates(sentence: Sentence, fallback: list[str], gapping: 
 # What a subject remnant's clause may hold: phrases of these parts of speech, no verb.
 REMNANT_UPOS = frozenset({"NOUN", "PROPN", "NUM", "PRON", "DET", "ADJ", "ADP", "ADV", "PART", "SYM"})
 NOMINAL_HEADS = frozenset({"NOUN", "PROPN", "NUM", "PRON", "SYM"})
-FUNCTION_UPOS = frozenset({"DET", "ADP", "PART"})
 
 
 def rebuild_unseen_gapping(sentence: Sentence, gapping: Gapping) -> int:
@@ -300,7 +299,8 @@ def stranded_subjects(sentence: Sentence, gapping: Gapping) -> int:
         cc = words[pronoun.id - 2]
         verb = next((w for w in reversed(words[:cc.id - 1]) if w.upos == "VERB"), None)
         span = _clause_after(sentence, pronoun)
-        heads = [w for w in span if w.head not in {s.id for s in span}]
+        inside = {w.id for w in span}
+        heads = [w for w in span if w.head not in inside]
         # Each phrase needs a content word at its head: the parser's function word there is garbage.
         if verb is None or not any(h.upos in NOMINAL_HEADS for h in heads) or any(h.upos in FUNCTION_UPOS for h in heads):
             continue
@@ -321,6 +321,8 @@ def adjacent_conjuncts(sentence: Sentence, gapping: Gapping) -> int:
     full clause's subject and both have correlates.
     """
     words = sentence.words
+    if not any(w.udeprel == "conj" and w.upos in NOMINAL_HEADS for w in words):
+        return 0  # most sentences: no tree to build
     tree = BasicTree(sentence)
     candidates = []
     for x in words:
