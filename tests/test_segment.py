@@ -265,7 +265,11 @@ def test_comments_and_space_after(fixtures, monkeypatch):
     assert first.word(4).misc == "SpaceAfter=No"
     # No space between "know." and "It": the sentence-final token says so too.
     assert first.word(5).misc == "SpaceAfter=No"
-    assert sents[1].words[-1].misc == "_"
+    # The whitespace is kept as UDPipe keeps it (eud.spaces): two spaces after the multiword
+    # token, a blank line after the paragraph, three spaces inside the next one.
+    assert first.tokens[0].misc == "SpacesAfter=\\s\\s"
+    assert sents[1].words[-1].misc == "SpacesAfter=\\n\\n"
+    assert sents[2].words[0].misc == "SpacesAfter=\\s\\s\\s"
     assert sents[2].words[-1].misc == "_"
 
 

@@ -9,7 +9,7 @@ in the text, so spans can be mapped both ways.  :func:`sentence_from_text`
 makes an unannotated :class:`~eud.graph.Sentence` of them whose ``# text``,
 FORM and ``SpaceAfter=No`` agree, as ``udvalidate`` checks; whitespace
 other than one plain space between words (tabs, no-break spaces, double
-spaces) is written to MISC as ``SpacesAfter``, and surrounding whitespace is
+spaces) is written to MISC as ``SpacesAfter`` (:mod:`eud.spaces`), and surrounding whitespace is
 left out of ``# text``.
 """
 
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from eud import spaces
 from eud.graph import Sentence, Word
 
 TOKEN = re.compile(r"\d+(?:[.,]\d+)+|\w+(?:[-\u2010\u2011'’]\w+)*|[^\w\s]", re.UNICODE)
@@ -25,14 +26,6 @@ TOKEN = re.compile(r"\d+(?:[.,]\d+)+|\w+(?:[-\u2010\u2011'’]\w+)*|[^\w\s]", re
 def tokenize(text: str) -> list[tuple[int, int]]:
     """The ``(start, end)`` character offsets of each word of ``text``."""
     return [m.span() for m in TOKEN.finditer(text)]
-
-
-ESCAPES = {" ": "\\s", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
-
-
-def _escape_spaces(spaces: str) -> str:
-    """MISC SpacesAfter value for a run of whitespace (UD's escapes; other spaces as \\uXXXX)."""
-    return "".join(ESCAPES.get(c) or f"\\u{ord(c):04X}" for c in spaces)
 
 
 def sentence_from_text(text: str, sent_id: str | None = None) -> tuple[Sentence, list[tuple[int, int]]]:
@@ -48,9 +41,6 @@ def sentence_from_text(text: str, sent_id: str | None = None) -> tuple[Sentence,
         misc = "_"
         if k + 1 < len(offsets):
             gap = text[b:offsets[k + 1][0]]
-            if gap == "":
-                misc = "SpaceAfter=No"
-            elif gap != " ":
-                misc = "SpacesAfter=" + _escape_spaces(gap)
+            misc = spaces.after(gap)
         sentence.words.append(Word(k + 1, form=text[a:b], misc=misc))
     return sentence, offsets

@@ -1,7 +1,7 @@
 """Raw text → sentences → tokens → words, with a character model trained from CoNLL-U.
 
 ``Segmenter.load(folder).segment(text)`` yields :class:`~eud.graph.Sentence`
-objects with FORM, multiword tokens, SpaceAfter and ``# newdoc``/``# newpar``/
+objects with FORM, multiword tokens, SpaceAfter, SpacesAfter and ``# newdoc``/``# newpar``/
 ``# sent_id``/``# text`` comments; :func:`read_tokenized` reads pre-tokenized
 text; :func:`paragraphs` streams the paragraphs of a text file robustly.
 Training lives in :mod:`eud.segment.train` (torch is imported only there and

@@ -12,7 +12,8 @@ model names the shared folder (``"weights": "../multi"``) and its language.  A p
 input cheap: a paragraph is processed in blocks cut at spaces, a sentence
 longer than ``max_sentence_tokens`` is cut where the model most believes a
 sentence ends, and a token longer than ``max_token_chars`` is cut.  Every
-non-whitespace character of the input is kept, in order.
+non-whitespace character of the input is kept, in order, and the whitespace
+between tokens is recorded in MISC as UDPipe records it (:mod:`eud.spaces`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from eud import spaces
 from eud.graph import MultiwordToken, Sentence, Word
 from eud.segment.abbreviations import Abbreviations
 from eud.segment.data import normalise_space
@@ -105,11 +107,24 @@ class Segmenter:
     # -- segmentation -----------------------------------------------------
 
     def segment(self, text: str | Iterable[str], *, doc_id: str | None = None) -> Iterator[Sentence]:
-        """Sentences of a text (paragraphs split at blank lines) or of an iterable of paragraphs."""
+        """Sentences of a text (paragraphs split at blank lines) or of an iterable of paragraphs.
+
+        The whitespace around the tokens is kept in MISC (:mod:`eud.spaces`): as it was inside a
+        paragraph, and as one blank line (``\\n\\n``) between paragraphs.
+        """
         paras = split_paragraphs(text) if isinstance(text, str) else text
         # Wherever the text came from, what the output can carry is decided here (see clean_text).
-        paras = (cleaned for cleaned in map(clean_text, paras) if cleaned.strip())
+        kept: dict[int, str] = {}
+
+        def numbered(texts: Iterable[str]) -> Iterator[str]:
+            for n, para in enumerate(p for p in texts if p.strip()):
+                kept[n] = para
+                yield para
+
+        paras = numbered(clean_text(p, keep_spaces=True) for p in paras)
+        spacing = _Spacing(kept)
         last_par = -1
+        held: Sentence | None = None
         for count, (par, tokens) in enumerate(self._sentences(paras), 1):
             comments = []
             if count == 1:
@@ -118,7 +133,23 @@ class Segmenter:
                 comments.append("# newpar")
                 last_par = par
             comments.append(f"# sent_id = {doc_id}-{count}" if doc_id else f"# sent_id = {count}")
-            yield self._build(tokens, comments)
+            before, gaps = spacing.gaps(par, [t.form for t in tokens])
+            sentence = self._build(tokens, comments, gaps)
+            if held is not None:
+                # The held sentence's last token is followed by this sentence's leading whitespace.
+                if before is not None:
+                    _set_space_after(held, before)
+                yield held
+            elif before:
+                first = _surface(sentence)[0]
+                first.misc = spaces.with_attribute(first.misc, "SpacesBefore=" + spaces.escape(before))
+            held = sentence
+        if held is not None:
+            # At the end of the text, nothing or one space reads as the usual "_".
+            end = spacing.end()
+            if end is not None:
+                _set_space_after(held, end or " ")
+            yield held
 
     def _sentences(self, paras: Iterable[str]) -> Iterator[tuple[int, list[_Token]]]:
         """``(paragraph number, tokens)`` for each sentence, a batch of text at a time."""
@@ -201,13 +232,16 @@ class Segmenter:
             out.append(tok)
         return out
 
-    def _build(self, tokens: list[_Token], comments: list[str]) -> Sentence:
-        """A Sentence (FORM and SpaceAfter only) from its tokens."""
+    def _build(self, tokens: list[_Token], comments: list[str], gaps: list[str | None]) -> Sentence:
+        """A Sentence (FORM, SpaceAfter and SpacesAfter only) from its tokens and the whitespace
+        after each (None: not known, one space or none as the model said)."""
         words: list[Word] = []
         mwts: list[MultiwordToken] = []
         parts: list[str] = []
-        for k, tok in enumerate(tokens):
-            misc = "_" if tok.space_after else "SpaceAfter=No"
+        for tok, gap in zip(tokens, gaps):
+            if gap is None:
+                gap = " " if tok.space_after else ""
+            misc = spaces.after(gap)
             parts.append(tok.form + (" " if tok.space_after else ""))
             is_mwt = tok.mwt or tok.form.lower() in self.mwt.always
             expansion = self.mwt.expand(tok.form) if is_mwt else None
@@ -220,6 +254,83 @@ class Segmenter:
                 words.append(Word(len(words) + 1, tok.form, misc=misc))
         comments.append(f"# text = {''.join(parts).rstrip()}")
         return Sentence(comments=comments, words=words, tokens=mwts)
+
+
+class _Spacing:
+    """The whitespace around each token, read off the paragraphs as they were (whitespace kept).
+
+    Tokens come in text order, and their forms, concatenated, are a paragraph's
+    non-whitespace characters.  The whitespace after a sentence's last token is known
+    for certain only when the next sentence begins (the next paragraph's leading
+    whitespace belongs to it too), so :meth:`gaps` returns it as that sentence's
+    *before*.  Where a form is not found where the text says (which the shipped
+    segmenters never do), the rest of that paragraph keeps the model's spacing.
+    """
+
+    def __init__(self, kept: dict[int, str]) -> None:
+        self.kept = kept
+        self.par = -1
+        self.pos = 0
+        self.lost = False
+
+    def gaps(self, par: int, forms: list[str]) -> tuple[str | None, list[str | None]]:
+        """``(whitespace before the first form, whitespace after each form)`` for one sentence.
+
+        None stands for not known: the caller keeps the model's spacing there.
+        """
+        before: str | None
+        if par != self.par:
+            before = "" if self.par < 0 else self.end()
+            if before is not None and self.par >= 0:
+                before += "\n\n"
+            self.kept.pop(self.par, None)
+            self.par, self.pos, self.lost = par, 0, False
+        elif self.lost:
+            return None, [None] * len(forms)
+        else:
+            before = ""
+        text = self.kept.get(par, "")
+        lead = self._space(text)
+        before = None if before is None else before + lead
+        out: list[str | None] = []
+        for form in forms:
+            if not text.startswith(form, self.pos):
+                self.lost = True
+                return None, [None] * len(forms)
+            self.pos += len(form)
+            out.append(self._space(text))
+        if out:  # read again as the next sentence's "before"
+            self.pos -= len(out[-1] or "")
+        return before, out
+
+    def end(self) -> str | None:
+        """The whitespace after the current paragraph's last token (None: not known)."""
+        return None if self.lost else self.kept.get(self.par, "")[self.pos:]
+
+    def _space(self, text: str) -> str:
+        start = self.pos
+        while self.pos < len(text) and text[self.pos].isspace():
+            self.pos += 1
+        return text[start:self.pos]
+
+
+def _surface(sentence: Sentence) -> list[Word | MultiwordToken]:
+    """The lines that carry a token's MISC, in order."""
+    starts = {t.first: t for t in sentence.tokens}
+    out: list[Word | MultiwordToken] = []
+    i = 1
+    while i <= len(sentence.words):
+        token = starts.get(i)
+        out.append(token if token is not None else sentence.words[i - 1])
+        i = token.last + 1 if token is not None else i + 1
+    return out
+
+
+def _set_space_after(sentence: Sentence, gap: str) -> None:
+    """Record ``gap`` as the whitespace after the sentence's last token."""
+    last = _surface(sentence)[-1]
+    rest = [a for a in last.misc.split("|") if a != "_" and not a.startswith(("SpaceAfter=", "SpacesAfter="))]
+    last.misc = spaces.with_attribute("|".join(rest) or "_", spaces.after(gap))
 
 
 @contextmanager

@@ -43,12 +43,17 @@ _DROP += list(range(0xD800, 0xE000)) + [0xFEFF, 0x200B, 0x2060, 0xFFFD]
 _SPACE = [0x09, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x1F, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029,
           0x202F, 0x205F, 0x3000]  # fmt: skip
 _HYGIENE = {**dict.fromkeys(_DROP), **dict.fromkeys(_SPACE, " ")}
+_DROP_ONLY = dict.fromkeys(_DROP)
 DROPPED = frozenset(chr(c) for c in _DROP)
 
 
-def clean_text(text: str) -> str:
-    """Text safe for FORM and ``# text``: unsafe characters dropped, odd spaces made plain, NFC."""
-    cleaned = text.translate(_HYGIENE)
+def clean_text(text: str, *, keep_spaces: bool = False) -> str:
+    """Text safe for FORM and ``# text``: unsafe characters dropped, odd spaces made plain, NFC.
+
+    With ``keep_spaces`` the whitespace stays as it was (for ``SpacesAfter``, :mod:`eud.spaces`);
+    the text between whitespace is the same either way.
+    """
+    cleaned = text.translate(_DROP_ONLY if keep_spaces else _HYGIENE)
     return cleaned if cleaned.isascii() else unicodedata.normalize("NFC", cleaned)
 
 
