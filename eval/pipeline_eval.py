@@ -6,8 +6,9 @@ For each treebank the raw text is rebuilt from its ``# text`` lines (as in
 that text and writes CoNLL-U; ``/usr/bin/time`` gives its peak memory and the
 parser's own summary line its speed with model loading counted apart.  Scores
 come from ``eud evaluate`` against the gold file; the output is also checked
-with ``udvalidate --level 2`` and for keeping every non-space character of
-the input in order.
+with ``udvalidate --level 2``, for keeping every non-space character of
+the input in order, and for giving the input text back from its MISC
+(``eud.spaces.rebuild``: ``SpaceAfter``, ``SpacesAfter``, ``SpacesBefore``).
 
 usage (from the repository root):
   python eval/pipeline_eval.py --model models/en_ewt --treebank en_ewt en_gum
@@ -28,6 +29,7 @@ sys.path.insert(0, str(HERE.parent))
 from parser_eval import run_parse
 from segment_eval import SHARED, raw_text
 
+from eud import spaces
 from eud.conllu import read_conllu, write_conllu
 from eud.segment.data import surface_tokens
 
@@ -63,8 +65,8 @@ def main() -> int:
     args = ap.parse_args()
     args.out_dir.mkdir(parents=True, exist_ok=True)
     print("| test set | " + " | ".join(METRICS) + " | words/s (text in → CoNLL-U out, load apart) | load s "
-          "| peak MiB | udvalidate | non-space chars kept |")
-    print("|---|" + "---|" * (len(METRICS) + 5))
+          "| peak MiB | udvalidate | non-space chars kept | text rebuilt from MISC |")
+    print("|---|" + "---|" * (len(METRICS) + 6))
     for tb in args.treebank:
         gold = SHARED / tb / f"{tb}-ud-{args.split}.conllu.xz"
         text = args.out_dir / f"{tb}-{args.split}.txt"
@@ -78,10 +80,12 @@ def main() -> int:
         metrics = json.loads(run.stdout)["pairs"][0]["metrics"]
         scores = {k: 100 * metrics[k]["f1"] for k in METRICS if k in metrics}
         kept = non_space(forms_text(out)) == non_space(text.read_text(encoding="utf-8"))
+        # eud.spaces.rebuild: the input again, up to the end of the text (its last line end).
+        rebuilt = spaces.rebuild(read_conllu(out)).rstrip() == text.read_text(encoding="utf-8").rstrip()
         valid = udvalidate_ok(out, tb.split("_")[0])
         print(f"| {tb} | " + " | ".join(f"{scores.get(k, float('nan')):.2f}" for k in METRICS)
               + f" | {speed['words/s']:.0f} | {speed['load']:.1f} | {speed['peak MiB']:.0f} "
-              f"| {'pass' if valid else 'FAIL'} | {'yes' if kept else 'NO'} |", flush=True)
+              f"| {'pass' if valid else 'FAIL'} | {'yes' if kept else 'NO'} | {'yes' if rebuilt else 'NO'} |", flush=True)
     return 0
 
 
