@@ -7,7 +7,9 @@ multipart), and answer JSON:
 * ``GET|POST /process``: ``data``, ``model``, ``tokenizer``, ``tagger``,
   ``parser``, ``input`` (``conllu``, ``horizontal``, ``vertical``) →
   ``{"model", "acknowledgements", "result"}``.  As in UDPipe, ``tokenizer``
-  (present, any value) means ``data`` is raw text; without ``tagger`` and
+  (present) means ``data`` is raw text, and its value may name UDPipe's options
+  ``presegmented`` (a sentence a line), ``ranges`` (``TokenRange`` in MISC) and
+  ``normalized_spaces`` (no ``SpacesAfter``), separated by ``;``; without ``tagger`` and
   ``parser`` the sentences come back segmented but not annotated; with
   either, eud's joint model predicts every column and the enhanced graph.
 * ``GET /models``: ``{"models": {name: [components]}, "default_model"}``.
@@ -51,6 +53,8 @@ from eud.conllu import ConlluError, format_sentence, parse_conllu
 from eud.models import ModelNotFound, find_model, models_dir, shipped_models
 
 INPUTS = ("conllu", "horizontal", "vertical")
+# UDPipe's tokenizer options that eud honours: one sentence a line; TokenRange in MISC; only SpaceAfter=No.
+TOKENIZER_OPTIONS = ("presegmented", "ranges", "normalized_spaces")
 MB = 1024 * 1024
 
 
@@ -95,14 +99,26 @@ def _vertical_to_lines(data: str) -> list[str]:
     return lines
 
 
-def parse_job(model: str, data: str, mode: str, annotate: bool, threads: int) -> tuple[str, Any]:
-    """Run one /process job in a worker: ``("ok", (model folder name, CoNLL-U))`` or ``("bad", error body)``."""
+def parse_job(model: str, data: str, mode: str, annotate: bool, threads: int,
+              options: tuple[str, ...] = ()) -> tuple[str, Any]:
+    """Run one /process job in a worker: ``("ok", (model folder name, CoNLL-U))`` or ``("bad", error body)``.
+
+    ``options`` are UDPipe's tokenizer options (:data:`TOKENIZER_OPTIONS`), for raw text.
+    """
+    from eud import spaces
     from eud.pipeline import Pipeline
 
     try:
         pipe = Pipeline.load(model, threads=threads)
         if mode == "raw":
-            sentences = list(pipe.segmenter.segment(data))
+            segmenter = pipe.segmenter
+            sentences = segmenter.segment_lines(data) if "presegmented" in options else list(segmenter.segment(data))
+            if "ranges" in options:
+                from eud.segment.text import DROPPED
+
+                spaces.add_token_ranges(data, sentences, DROPPED)
+            if "normalized_spaces" in options:
+                spaces.normalize(sentences)
         elif mode == "conllu":
             sentences = parse_conllu(data, name="data")
         else:
@@ -117,6 +133,16 @@ def parse_job(model: str, data: str, mode: str, annotate: bool, threads: int) ->
         return "bad", {"error": str(err), "line": err.line, "problem": err.message}
     except (ModelNotFound, ValueError) as err:
         return "bad", {"error": str(err)}
+
+
+def tokenizer_options(value: str) -> tuple[str, ...]:
+    """UDPipe's ``tokenizer`` value (options separated by ``;``) as option names; unknown ones are a 400."""
+    names = tuple(o.split("=", 1)[0].strip() for o in value.split(";") if o.strip())
+    unknown = [n for n in names if n not in TOKENIZER_OPTIONS]
+    if unknown:
+        raise ClientError(400, f"tokenizer option {unknown[0]!r} is not supported; eud knows "
+                               f"{', '.join(TOKENIZER_OPTIONS)}")
+    return names
 
 
 def watch_parent(parent: int) -> None:
@@ -197,15 +223,16 @@ class Server:
         finally:
             self.in_flight -= 1
 
-    async def run_parse(self, model: str, data: str, mode: str, annotate: bool) -> tuple[str, str]:
+    async def run_parse(self, model: str, data: str, mode: str, annotate: bool,
+                        options: tuple[str, ...] = ()) -> tuple[str, str]:
         """One parse job in the worker pool; a dead worker gives a 500 and a fresh pool."""
         self.running += 1
         try:
             try:
-                future = self.pool.submit(parse_job, model, data, mode, annotate, self.threads)
+                future = self.pool.submit(parse_job, model, data, mode, annotate, self.threads, options)
             except BrokenProcessPool:  # a worker died between requests: start fresh ones, then submit
                 self.restart()
-                future = self.pool.submit(parse_job, model, data, mode, annotate, self.threads)
+                future = self.pool.submit(parse_job, model, data, mode, annotate, self.threads, options)
             pool = self.pool
             try:
                 status, value = await asyncio.wrap_future(future)
@@ -288,9 +315,10 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             raise ClientError(400, "only output=conllu is supported")
         if mode == "conllu":
             _conllu(data, "data")  # refuse bad input here, before it takes a worker
+        options = tokenizer_options(values.get("tokenizer", ""))
         model = server.resolve_model(values.get("model", ""))
         annotate = "tagger" in values or "parser" in values
-        name, result = await server.admit(lambda: server.run_parse(model, data, mode, annotate))
+        name, result = await server.admit(lambda: server.run_parse(model, data, mode, annotate, options))
         thanks = f"eud {__version__}: enhanced Universal Dependencies; model card: models/{name}/MODEL.md"
         return JSONResponse({"model": name, "acknowledgements": [thanks], "result": result})
 

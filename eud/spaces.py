@@ -6,7 +6,12 @@ be rebuilt exactly, and eud writes the same attributes:
 
 * ``SpacesAfter``: the whitespace after a token, when it is anything but one
   plain space (two spaces, a tab, a line break, a no-break space);
-* ``SpacesBefore``: whitespace before the first token of a document.
+* ``SpacesBefore``: whitespace before the first token of a document;
+* ``TokenRange``, on request (:func:`add_token_ranges`): ``start:end``, a token's
+  character offsets in the input text, end exclusive.
+
+UDPipe's tokenizer options ``normalized_spaces`` and ``ranges`` map to
+:func:`normalize` and :func:`add_token_ranges`.
 
 Their values escape a space as ``\\s``, a tab as ``\\t``, a carriage return as
 ``\\r``, a line feed as ``\\n``, ``|`` as ``\\p`` and a backslash as ``\\\\``, as
@@ -65,6 +70,70 @@ def with_attribute(misc: str, attribute: str) -> str:
     return "|".join(items) or "_"
 
 
+def token_lines(sentence: Sentence) -> list:
+    """The lines that carry each token's MISC, in order: a multiword token's, or the word's."""
+    starts = {t.first: t for t in sentence.tokens}
+    out: list = []
+    i = 1
+    while i <= len(sentence.words):
+        token = starts.get(i)
+        out.append(token if token is not None else sentence.words[i - 1])
+        i = token.last + 1 if token is not None else i + 1
+    return out
+
+
+def text_of(sentence: Sentence) -> str:
+    """The sentence's ``# text``: its tokens, one plain space wherever whitespace follows one."""
+    parts = []
+    for line in token_lines(sentence):
+        parts.append(line.form)
+        if "SpaceAfter=No" not in line.misc.split("|"):
+            parts.append(" ")
+    return "".join(parts).rstrip()
+
+
+def _without(misc: str, names: tuple[str, ...]) -> list[str]:
+    return [a for a in misc.split("|") if a != "_" and a.split("=", 1)[0] not in names]
+
+
+def normalize(sentences: Iterable[Sentence]) -> None:
+    """Keep only ``SpaceAfter=No`` (UDPipe's ``normalized_spaces``), in place."""
+    for sentence in sentences:
+        for line in token_lines(sentence):
+            value = _attributes(line.misc).get("SpacesAfter")
+            rest = _without(line.misc, ("SpacesAfter", "SpacesBefore"))
+            if value is not None and not unescape(value) and "SpaceAfter=No" not in rest:
+                rest.insert(0, "SpaceAfter=No")
+            line.misc = "|".join(rest) or "_"
+
+
+def add_token_ranges(text: str, sentences: Iterable[Sentence], ignored: frozenset[str] = frozenset()) -> int:
+    """Write ``TokenRange=start:end`` on each token found in ``text``, in order; returns how many.
+
+    A token is looked for after the previous one, past whitespace and the ``ignored``
+    characters, which may also sit inside it (for the segmenter's output, pass
+    :data:`eud.segment.text.DROPPED`, the characters it drops).  Where a token is not found
+    (its characters were changed, as NFC changes a decomposed accent), that token and the
+    rest get no range.
+    """
+    pos, count = 0, 0
+    for sentence in sentences:
+        for line in token_lines(sentence):
+            while pos < len(text) and (text[pos].isspace() or text[pos] in ignored):
+                pos += 1
+            start, end = pos, pos
+            for ch in line.form:
+                while end < len(text) and text[end] in ignored:
+                    end += 1
+                if end >= len(text) or text[end] != ch:
+                    return count
+                end += 1
+            line.misc = "|".join(_without(line.misc, ("TokenRange",)) + [f"TokenRange={start}:{end}"])
+            pos = end
+            count += 1
+    return count
+
+
 def _attributes(misc: str) -> dict[str, str]:
     return dict(a.split("=", 1) for a in misc.split("|") if "=" in a)
 
@@ -79,12 +148,7 @@ def rebuild(sentences: Iterable[Sentence]) -> str:
     """
     parts: list[str] = []
     for sentence in sentences:
-        starts = {t.first: t for t in sentence.tokens}
-        i = 1
-        while i <= len(sentence.words):
-            token = starts.get(i)
-            line = token if token is not None else sentence.words[i - 1]
-            i = token.last + 1 if token is not None else i + 1
+        for line in token_lines(sentence):
             misc = _attributes(line.misc)
             parts.append(unescape(misc.get("SpacesBefore", "")) + line.form)
             if "SpacesAfter" in misc:

@@ -118,6 +118,32 @@ def test_process_raw_text_like_udpipe(server):
     assert sentences[1].word(2).upos == "NOUN" and sentences[1].word(3).deprel == "root"
 
 
+def test_process_tokenizer_options_like_udpipe(server):
+    data = "Hello  there. Still the same line\n\tA second line ,  with a tab ."
+
+    def result(tokenizer: str) -> list:
+        answer = post(server, "/process", data=data, tokenizer=tokenizer)
+        assert answer.status_code == 200, answer.text
+        return list(parse_conllu(answer.json()["result"]))
+
+    # Default: the text's own sentence ends, its whitespace in MISC.
+    plain = result("")
+    assert [w.form for w in plain[0].words] == ["Hello", "there", "."]
+    assert plain[0].word(1).misc == "SpacesAfter=\\s\\s"
+    # presegmented: a sentence a line; ranges: each token's offsets in the data.
+    lines = result("presegmented;ranges")
+    assert [s.text for s in lines] == ["Hello there. Still the same line", "A second line , with a tab ."]
+    for sentence in lines:
+        for w in sentence.words:
+            start, end = map(int, dict(a.split("=") for a in w.misc.split("|"))["TokenRange"].split(":"))
+            assert data[start:end] == w.form
+    assert "SpacesAfter=\\n\\t" in lines[0].words[-1].misc
+    # normalized_spaces: only SpaceAfter=No is left.
+    assert all("Spaces" not in w.misc for s in result("normalized_spaces") for w in s.words)
+    refused = post(server, "/process", data=data, tokenizer="ranges;dont_know")
+    assert refused.status_code == 400 and "'dont_know'" in refused.json()["error"]
+
+
 def test_process_input_formats_and_get(server):
     horizontal = "The dog barked .\nIt was late ."
     vertical = "The\ndog\nbarked\n.\n\nIt\nwas\nlate\n.\n"

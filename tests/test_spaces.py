@@ -75,3 +75,28 @@ def test_a_parse_of_spaced_text_passes_udvalidate(tmp_path):
     check = subprocess.run(["udvalidate", "--level", "2", "--lang", "en", str(out)], capture_output=True, text=True,
                            check=False)
     assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_token_ranges_skip_dropped_characters_and_stop_where_the_text_changed(segmenter):
+    from eud.segment.text import DROPPED
+
+    text = "Zero\u200bwidth here.  Cafe\u0301 closed."  # a dropped character inside a word; a decomposed accent
+    sentences = list(segmenter.segment(text))
+    count = spaces.add_token_ranges(text, sentences, DROPPED)
+    lines = [line for s in sentences for line in spaces.token_lines(s)]
+    assert lines[0].form == "Zerowidth" and "TokenRange=0:10" in lines[0].misc
+    assert "TokenRange=11:15" in lines[1].misc
+    # NFC made "Café" one character shorter than the input: no range from there on.
+    assert count == 3 and lines[3].form == "Café" and "TokenRange" not in lines[3].misc
+
+
+def test_presegmented_lines_and_normalized_spaces(segmenter):
+    text = "One. Two on the same line\n\n  Next  line."
+    sentences = segmenter.segment_lines(text)
+    assert [s.text for s in sentences] == ["One. Two on the same line", "Next line."]
+    assert [c for c in sentences[1].comments if c.startswith("# sent_id")] == ["# sent_id = 2"]
+    assert sentences[0].words[-1].misc == "SpacesAfter=\\n\\n\\s\\s"
+    assert spaces.rebuild(sentences) == text + " "
+    spaces.normalize(sentences)
+    assert [w.misc for w in sentences[1].words] == ["_", "SpaceAfter=No", "_"]
+    assert sentences[0].words[-1].misc == "_"

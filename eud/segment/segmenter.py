@@ -141,7 +141,7 @@ class Segmenter:
                     _set_space_after(held, before)
                 yield held
             elif before:
-                first = _surface(sentence)[0]
+                first = spaces.token_lines(sentence)[0]
                 first.misc = spaces.with_attribute(first.misc, "SpacesBefore=" + spaces.escape(before))
             held = sentence
         if held is not None:
@@ -150,6 +150,46 @@ class Segmenter:
             if end is not None:
                 _set_space_after(held, end or " ")
             yield held
+
+    def segment_lines(self, text: str, *, doc_id: str | None = None) -> list[Sentence]:
+        """One sentence per non-blank line of ``text`` (UDPipe's ``presegmented``).
+
+        The model tokenizes each line; where it would end a sentence inside a line, the
+        parts are joined back into one.  Line breaks and blank lines are kept in MISC as
+        whitespace after the line's last token (``SpacesAfter=\\n``).
+        """
+        out: list[Sentence] = []
+        gap = ""  # whitespace since the previous sentence's last token
+        for line in text.splitlines():
+            if not line.strip():
+                gap += line + "\n"
+                continue
+            parts = list(self.segment(line))
+            if not parts:
+                gap += line + "\n"
+                continue
+            sentence = Sentence(comments=[], words=[], tokens=[])
+            for part in parts:
+                offset = len(sentence.words)
+                for w in part.words:
+                    w.id += offset
+                    sentence.words.append(w)
+                for t in part.tokens:
+                    sentence.tokens.append(MultiwordToken(t.first + offset, t.last + offset, t.form, t.middle, t.misc))
+            lead = line[:len(line) - len(line.lstrip())]
+            if out:
+                first = spaces.token_lines(sentence)[0]
+                first.misc = "|".join(a for a in first.misc.split("|") if not a.startswith("SpacesBefore=")) or "_"
+                _set_space_after(out[-1], gap + lead)
+                sentence.comments.append(f"# sent_id = {doc_id}-{len(out) + 1}" if doc_id else f"# sent_id = {len(out) + 1}")
+            else:
+                sentence.comments.append(f"# newdoc id = {doc_id}" if doc_id else "# newdoc")
+                sentence.comments.append(f"# sent_id = {doc_id}-1" if doc_id else "# sent_id = 1")
+            gap = line[len(line.rstrip()):] + "\n"
+            out.append(sentence)
+        for sentence in out:
+            sentence.comments.append(f"# text = {spaces.text_of(sentence)}")
+        return out
 
     def _sentences(self, paras: Iterable[str]) -> Iterator[tuple[int, list[_Token]]]:
         """``(paragraph number, tokens)`` for each sentence, a batch of text at a time."""
@@ -314,21 +354,9 @@ class _Spacing:
         return text[start:self.pos]
 
 
-def _surface(sentence: Sentence) -> list[Word | MultiwordToken]:
-    """The lines that carry a token's MISC, in order."""
-    starts = {t.first: t for t in sentence.tokens}
-    out: list[Word | MultiwordToken] = []
-    i = 1
-    while i <= len(sentence.words):
-        token = starts.get(i)
-        out.append(token if token is not None else sentence.words[i - 1])
-        i = token.last + 1 if token is not None else i + 1
-    return out
-
-
 def _set_space_after(sentence: Sentence, gap: str) -> None:
     """Record ``gap`` as the whitespace after the sentence's last token."""
-    last = _surface(sentence)[-1]
+    last = spaces.token_lines(sentence)[-1]
     rest = [a for a in last.misc.split("|") if a != "_" and not a.startswith(("SpaceAfter=", "SpacesAfter="))]
     last.misc = spaces.with_attribute("|".join(rest) or "_", spaces.after(gap))
 
