@@ -15,6 +15,13 @@ class Document:
     def __init__(self, sentences: Iterable[Sentence] = ()) -> None:
         self.sentences: list[Sentence] = list(sentences)
 
+    @property
+    def text(self) -> str:
+        """The text the document was parsed from, as its MISC records it (:func:`eud.spaces.rebuild`)."""
+        from eud.spaces import rebuild
+
+        return rebuild(self.sentences)
+
     def to_conllu(self) -> str:
         """The whole document as CoNLL-U text (each sentence followed by a blank line)."""
         return "".join(format_sentence(s) for s in self.sentences)

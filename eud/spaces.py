@@ -141,18 +141,24 @@ def _attributes(misc: str) -> dict[str, str]:
 def rebuild(sentences: Iterable[Sentence]) -> str:
     """The text the sentences were read from, as far as their MISC records it.
 
-    A token without a spacing attribute is followed by one space; with
-    ``SpaceAfter=No`` by nothing.  For text that eud segmented, this is the input
-    exactly, up to line ends read as ``\\n``, blank lines between paragraphs read as
-    one, and the characters CoNLL-U cannot carry (``docs/text_hygiene.md``).
+    A token without a spacing attribute is followed by one space, except the last
+    one; with ``SpaceAfter=No`` by nothing.  For text that eud segmented, this is
+    the input exactly, up to line ends read as ``\\n``, blank lines between
+    paragraphs read as one, a line end after the last token, and the characters
+    CoNLL-U cannot carry (``docs/text_hygiene.md``).
     """
     parts: list[str] = []
+    implicit = False  # whether the last part is a space no attribute asked for
     for sentence in sentences:
         for line in token_lines(sentence):
             misc = _attributes(line.misc)
             parts.append(unescape(misc.get("SpacesBefore", "")) + line.form)
+            implicit = False
             if "SpacesAfter" in misc:
                 parts.append(unescape(misc["SpacesAfter"]))
             elif misc.get("SpaceAfter") != "No":
                 parts.append(" ")
+                implicit = True
+    if implicit:
+        parts.pop()
     return "".join(parts)
