@@ -30,9 +30,9 @@ ESCAPES = {"\\": "\\\\", "|": "\\p", " ": "\\s", "\t": "\\t", "\r": "\\r", "\n":
 _UNESCAPES = {v[1]: k for k, v in ESCAPES.items()}
 
 
-def escape(spaces: str) -> str:
+def escape(run: str) -> str:
     """A MISC value for a run of whitespace (UDPipe's escapes, ``\\uXXXX`` for other whitespace)."""
-    return "".join(ESCAPES.get(c) or (f"\\u{ord(c):04X}" if c.isspace() else c) for c in spaces)
+    return "".join(ESCAPES.get(c) or (f"\\u{ord(c):04X}" if c.isspace() else c) for c in run)
 
 
 def unescape(value: str) -> str:
@@ -56,12 +56,12 @@ def _is_hex(digits: str) -> bool:
     return all(c in "0123456789abcdefABCDEF" for c in digits)
 
 
-def after(spaces: str) -> str:
+def after(run: str) -> str:
     """The MISC attribute for the whitespace after a token: ``_`` for one space, else
     ``SpaceAfter=No`` or ``SpacesAfter=...``."""
-    if spaces == " ":
+    if run == " ":
         return "_"
-    return "SpaceAfter=No" if not spaces else "SpacesAfter=" + escape(spaces)
+    return "SpaceAfter=No" if not run else "SpacesAfter=" + escape(run)
 
 
 def with_attribute(misc: str, attribute: str) -> str:
@@ -80,6 +80,19 @@ def token_lines(sentence: Sentence) -> list:
         out.append(token if token is not None else sentence.words[i - 1])
         i = token.last + 1 if token is not None else i + 1
     return out
+
+
+def set_after(sentence: Sentence, run: str) -> None:
+    """Record the whitespace ``run`` after the sentence's last token."""
+    last = token_lines(sentence)[-1]
+    last.misc = with_attribute("|".join(_without(last.misc, ("SpaceAfter", "SpacesAfter"))) or "_", after(run))
+
+
+def set_before(sentence: Sentence, run: str) -> None:
+    """Record the whitespace ``run`` before the sentence's first token (empty: no attribute)."""
+    first = token_lines(sentence)[0]
+    rest = "|".join(_without(first.misc, ("SpacesBefore",))) or "_"
+    first.misc = with_attribute(rest, "SpacesBefore=" + escape(run)) if run else rest
 
 
 def text_of(sentence: Sentence) -> str:

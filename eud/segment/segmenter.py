@@ -138,17 +138,16 @@ class Segmenter:
             if held is not None:
                 # The held sentence's last token is followed by this sentence's leading whitespace.
                 if before is not None:
-                    _set_space_after(held, before)
+                    spaces.set_after(held, before)
                 yield held
             elif before:
-                first = spaces.token_lines(sentence)[0]
-                first.misc = spaces.with_attribute(first.misc, "SpacesBefore=" + spaces.escape(before))
+                spaces.set_before(sentence, before)
             held = sentence
         if held is not None:
             # At the end of the text, nothing or one space reads as the usual "_".
             end = spacing.end()
             if end is not None:
-                _set_space_after(held, end or " ")
+                spaces.set_after(held, end or " ")
             yield held
 
     def segment_lines(self, text: str, *, doc_id: str | None = None) -> list[Sentence]:
@@ -178,9 +177,8 @@ class Segmenter:
                     sentence.tokens.append(MultiwordToken(t.first + offset, t.last + offset, t.form, t.middle, t.misc))
             lead = line[:len(line) - len(line.lstrip())]
             if out:
-                first = spaces.token_lines(sentence)[0]
-                first.misc = "|".join(a for a in first.misc.split("|") if not a.startswith("SpacesBefore=")) or "_"
-                _set_space_after(out[-1], gap + lead)
+                spaces.set_before(sentence, "")
+                spaces.set_after(out[-1], gap + lead)
                 sentence.comments.append(f"# sent_id = {doc_id}-{len(out) + 1}" if doc_id else f"# sent_id = {len(out) + 1}")
             else:
                 sentence.comments.append(f"# newdoc id = {doc_id}" if doc_id else "# newdoc")
@@ -352,13 +350,6 @@ class _Spacing:
         while self.pos < len(text) and text[self.pos].isspace():
             self.pos += 1
         return text[start:self.pos]
-
-
-def _set_space_after(sentence: Sentence, gap: str) -> None:
-    """Record ``gap`` as the whitespace after the sentence's last token."""
-    last = spaces.token_lines(sentence)[-1]
-    rest = [a for a in last.misc.split("|") if a != "_" and not a.startswith(("SpaceAfter=", "SpacesAfter="))]
-    last.misc = spaces.with_attribute("|".join(rest) or "_", spaces.after(gap))
 
 
 @contextmanager
