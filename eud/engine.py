@@ -46,7 +46,7 @@ class Job:
     lang: str | None = None  # parse: language of a multilingual model; enhance: the profile's code
     profile: str | None = None  # enhance: a profile TOML file instead of lang
     repair: bool = True
-    input_format: str | None = None  # parse: conllu, tokenized, text (None: guessed per file)
+    input_format: str | None = None  # parse: conllu, tokenized, text, presegmented (None: guessed per file)
     options: tuple[tuple[str, Any], ...] = ()  # parse: Pipeline.load keywords (graph_mode, precision, ...)
     errors: str = "strict"
 

@@ -10,7 +10,8 @@ so a second load of the same folder costs nothing::
     doc = pipe.parse_text("Some text. More text.")
     print(doc.to_conllu())
 
-Input kinds: raw text (split by the segmenter), tokenised text (one sentence
+Input kinds: raw text (split by the segmenter), presegmented raw text (one
+sentence a line; the segmenter only tokenizes), tokenised text (one sentence
 a line, words split at spaces) and CoNLL-U (the tokenisation, comments,
 multiword tokens, FORM and MISC are kept; every other column is predicted).
 :func:`enhance` runs the rule-based enhancer alone, with no model.
@@ -31,7 +32,7 @@ from eud.document import Document
 from eud.graph import Sentence
 from eud.models import models_dir, resolve_model
 
-FORMATS = ("conllu", "text", "tokenized")
+FORMATS = ("conllu", "text", "tokenized", "presegmented")
 CONLLU_SUFFIXES = (".conllu", ".conll", ".conllu.xz", ".conllu.gz", ".conllu.bz2")
 
 T = TypeVar("T")
@@ -183,11 +184,13 @@ class Pipeline:
             return read_conllu(source)
         if input_format == "tokenized":
             return read_tokenized_source(source, errors=errors)
-        if input_format != "text":
+        if input_format not in ("text", "presegmented"):
             raise ValueError(f"unknown input format {input_format!r}; known: {', '.join(FORMATS)}")
-        from eud.segment import paragraphs
+        from eud.segment.text import lines, paragraphs
 
         segmenter = self.segmenter
+        if input_format == "presegmented":
+            return segmenter.segment_lines(lines(source, errors=errors))
         return segmenter.segment(paragraphs(source, errors=errors))
 
     # -- parsing -------------------------------------------------------------

@@ -112,7 +112,8 @@ def parse_job(model: str, data: str, mode: str, annotate: bool, threads: int,
         pipe = Pipeline.load(model, threads=threads)
         if mode == "raw":
             segmenter = pipe.segmenter
-            sentences = segmenter.segment_lines(data) if "presegmented" in options else list(segmenter.segment(data))
+            read = segmenter.segment_lines if "presegmented" in options else segmenter.segment
+            sentences = list(read(data))
             if "ranges" in options:
                 from eud.segment.text import DROPPED
 

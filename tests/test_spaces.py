@@ -91,7 +91,7 @@ def test_token_ranges_skip_dropped_characters_and_stop_where_the_text_changed(se
 
 def test_presegmented_lines_and_normalized_spaces(segmenter):
     text = "One. Two on the same line\n\n  Next  line."
-    sentences = segmenter.segment_lines(text)
+    sentences = list(segmenter.segment_lines(text))
     assert [s.text for s in sentences] == ["One. Two on the same line", "Next line."]
     assert [c for c in sentences[1].comments if c.startswith("# sent_id")] == ["# sent_id = 2"]
     assert sentences[0].words[-1].misc == "SpacesAfter=\\n\\n\\s\\s"
@@ -110,3 +110,17 @@ def test_a_parsed_document_gives_its_text_back():
     doc = nlp(text)
     assert doc.text == text
     assert len(doc) == 3 and doc[2].text == "Later we went out."
+
+
+def test_eud_parse_presegmented_input_keeps_a_sentence_a_line(tmp_path):
+    pytest.importorskip("torch")
+    text = "It rained. We stayed in\n\n  Dr. Smith came at 5 p.m. and left\nThe end."
+    source = tmp_path / "lines.txt"
+    source.write_text(text + "\n", encoding="utf-8")
+    out = tmp_path / "out.conllu"
+    subprocess.run([sys.executable, "-m", "eud", "parse", "--model", str(REPO / "models" / "en_ewt"), "-q",
+                    "--input-format", "presegmented", str(source), "-o", str(out)], check=True)
+    sentences = list(parse_conllu(out.read_text(encoding="utf-8")))
+    assert [s.text for s in sentences] == ["It rained. We stayed in", "Dr. Smith came at 5 p.m. and left", "The end."]
+    assert spaces.rebuild(sentences) == text
+    assert all(s.words[-1].head is not None for s in sentences)  # parsed

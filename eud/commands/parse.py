@@ -25,11 +25,13 @@ EPILOG = """examples:
   eud parse --model models/en_ewt --input-format conllu test.conllu -o parsed.conllu
   eud parse --model models/en_ewt story.txt > story.conllu          # raw text (needs models/en_ewt/segmenter)
   eud parse --model models/et_ewt --input-format tokenized words.txt
+  eud parse --lang en --input-format presegmented sentences.txt      # raw text, a sentence a line
   xzcat big.conllu.xz | eud parse --model models/en_ewt --input-format conllu --threads 2 - | gzip > out.conllu.gz
 
 input formats:
   conllu     one word per line; only FORM (and the tokenisation) is used
   tokenized  one sentence per line, words separated by spaces
+  presegmented  raw text, one sentence per line (UDPipe's presegmented): the segmenter only tokenizes
   text       raw text, split by the model's segmenter (the default for non-CoNLL-U input)
 """
 

@@ -106,11 +106,12 @@ class Segmenter:
 
     # -- segmentation -----------------------------------------------------
 
-    def segment(self, text: str | Iterable[str], *, doc_id: str | None = None) -> Iterator[Sentence]:
+    def segment(self, text: str | Iterable[str], *, doc_id: str | None = None,
+                separator: str = "\n\n") -> Iterator[Sentence]:
         """Sentences of a text (paragraphs split at blank lines) or of an iterable of paragraphs.
 
         The whitespace around the tokens is kept in MISC (:mod:`eud.spaces`): as it was inside a
-        paragraph, and as one blank line (``\\n\\n``) between paragraphs.
+        paragraph, and as ``separator`` (one blank line) between paragraphs.
         """
         paras = split_paragraphs(text) if isinstance(text, str) else text
         # Wherever the text came from, what the output can carry is decided here (see clean_text).
@@ -122,7 +123,7 @@ class Segmenter:
                 yield para
 
         paras = numbered(clean_text(p, keep_spaces=True) for p in paras)
-        spacing = _Spacing(kept)
+        spacing = _Spacing(kept, separator)
         last_par = -1
         held: Sentence | None = None
         for count, (par, tokens) in enumerate(self._sentences(paras), 1):
@@ -150,44 +151,24 @@ class Segmenter:
                 spaces.set_after(held, end or " ")
             yield held
 
-    def segment_lines(self, text: str, *, doc_id: str | None = None) -> list[Sentence]:
-        """One sentence per non-blank line of ``text`` (UDPipe's ``presegmented``).
+    def segment_lines(self, lines: str | Iterable[str], *, doc_id: str | None = None) -> Iterator[Sentence]:
+        """One sentence per non-blank line (UDPipe's ``presegmented``), from a text or its lines.
 
         The model tokenizes each line; where it would end a sentence inside a line, the
         parts are joined back into one.  Line breaks and blank lines are kept in MISC as
         whitespace after the line's last token (``SpacesAfter=\\n``).
         """
-        out: list[Sentence] = []
-        gap = ""  # whitespace since the previous sentence's last token
-        for line in text.splitlines():
-            if not line.strip():
-                gap += line + "\n"
-                continue
-            parts = list(self.segment(line))
-            if not parts:
-                gap += line + "\n"
-                continue
-            sentence = Sentence(comments=[], words=[], tokens=[])
-            for part in parts:
-                offset = len(sentence.words)
-                for w in part.words:
-                    w.id += offset
-                    sentence.words.append(w)
-                for t in part.tokens:
-                    sentence.tokens.append(MultiwordToken(t.first + offset, t.last + offset, t.form, t.middle, t.misc))
-            lead = line[:len(line) - len(line.lstrip())]
-            if out:
-                spaces.set_before(sentence, "")
-                spaces.set_after(out[-1], gap + lead)
-                sentence.comments.append(f"# sent_id = {doc_id}-{len(out) + 1}" if doc_id else f"# sent_id = {len(out) + 1}")
-            else:
-                sentence.comments.append(f"# newdoc id = {doc_id}" if doc_id else "# newdoc")
-                sentence.comments.append(f"# sent_id = {doc_id}-1" if doc_id else "# sent_id = 1")
-            gap = line[len(line.rstrip()):] + "\n"
-            out.append(sentence)
-        for sentence in out:
-            sentence.comments.append(f"# text = {spaces.text_of(sentence)}")
-        return out
+        lines = lines.splitlines() if isinstance(lines, str) else lines
+        group: list[Sentence] = []
+        count = 0
+        for sentence in self.segment(_line_paragraphs(lines), separator="\n"):
+            if group and "# newpar" in sentence.comments:
+                count += 1
+                yield _joined(group, count, doc_id)
+                group = []
+            group.append(sentence)
+        if group:
+            yield _joined(group, count + 1, doc_id)
 
     def _sentences(self, paras: Iterable[str]) -> Iterator[tuple[int, list[_Token]]]:
         """``(paragraph number, tokens)`` for each sentence, a batch of text at a time."""
@@ -305,8 +286,9 @@ class _Spacing:
     segmenters never do), the rest of that paragraph keeps the model's spacing.
     """
 
-    def __init__(self, kept: dict[int, str]) -> None:
+    def __init__(self, kept: dict[int, str], separator: str) -> None:
         self.kept = kept
+        self.separator = separator
         self.par = -1
         self.pos = 0
         self.lost = False
@@ -320,7 +302,7 @@ class _Spacing:
         if par != self.par:
             before = "" if self.par < 0 else self.end()
             if before is not None and self.par >= 0:
-                before += "\n\n"
+                before += self.separator
             self.kept.pop(self.par, None)
             self.par, self.pos, self.lost = par, 0, False
         elif self.lost:
@@ -350,6 +332,41 @@ class _Spacing:
         while self.pos < len(text) and text[self.pos].isspace():
             self.pos += 1
         return text[start:self.pos]
+
+
+def _line_paragraphs(lines: Iterable[str]) -> Iterator[str]:
+    """Each non-blank line as a paragraph of its own, the blank lines around it kept as its whitespace."""
+    pending: str | None = None
+    lead = ""
+    for line in lines:
+        if not line.strip():
+            if pending is None:
+                lead += line + "\n"
+            else:
+                pending += "\n" + line
+            continue
+        if pending is not None:
+            yield pending
+        pending, lead = lead + line, ""
+    if pending is not None:
+        yield pending
+
+
+def _joined(parts: list[Sentence], number: int, doc_id: str | None) -> Sentence:
+    """The sentences the segmenter made of one line, as one sentence numbered ``number``."""
+    sentence = Sentence(comments=[], words=[], tokens=[])
+    for part in parts:
+        offset = len(sentence.words)
+        for w in part.words:
+            w.id += offset
+            sentence.words.append(w)
+        for t in part.tokens:
+            sentence.tokens.append(MultiwordToken(t.first + offset, t.last + offset, t.form, t.middle, t.misc))
+    if number == 1:
+        sentence.comments.append(f"# newdoc id = {doc_id}" if doc_id else "# newdoc")
+    sentence.comments.append(f"# sent_id = {doc_id}-{number}" if doc_id else f"# sent_id = {number}")
+    sentence.comments.append(f"# text = {spaces.text_of(sentence)}")
+    return sentence
 
 
 @contextmanager

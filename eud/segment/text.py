@@ -102,13 +102,18 @@ def _binary_lines(stream: IO[bytes], head: bytes) -> Iterator[bytes]:
 
 def paragraphs(source: TextSource, *, errors: str = "strict", name: str | None = None) -> Iterator[str]:
     """Stream the paragraphs of a text file, path, ``-`` (stdin) or open stream."""
+    return _paragraphs(lines(source, errors=errors, name=name))
+
+
+def lines(source: TextSource, *, errors: str = "strict", name: str | None = None) -> Iterator[str]:
+    """Stream the lines (without their line ends) of a text file, path, ``-`` (stdin) or open stream."""
     if errors not in ("strict", "replace"):
         raise ValueError(f"errors must be 'strict' or 'replace', not {errors!r}")
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
         name = name or ("<stdin>" if path == "-" else path)
         if path == "-":
-            yield from _paragraphs(_lines(sys.stdin.buffer, name, errors))
+            yield from _lines(sys.stdin.buffer, name, errors)
             return
         try:
             # On a terminal, a bar shows bytes read of the file's size.
@@ -116,13 +121,13 @@ def paragraphs(source: TextSource, *, errors: str = "strict", name: str | None =
         except OSError as err:
             raise TextError(f"{name}: cannot open: {err.strerror}") from None
         with stream:
-            yield from _paragraphs(_lines(stream, name, errors))
+            yield from _lines(stream, name, errors)
         return
     name = name or str(getattr(source, "name", "<input>"))
     if isinstance(source, io.TextIOBase):
-        yield from _paragraphs(line.rstrip("\r\n") for line in source)
+        yield from (line.rstrip("\r\n") for line in source)
         return
-    yield from _paragraphs(_lines(source, name, errors))  # type: ignore[arg-type]
+    yield from _lines(source, name, errors)  # type: ignore[arg-type]
 
 
 def split_paragraphs(text: str) -> Iterator[str]:
