@@ -10,21 +10,21 @@ be rebuilt exactly, and eud writes the same attributes:
 * ``TokenRange``, on request (:func:`add_token_ranges`): ``start:end``, a token's
   character offsets in the input text, end exclusive.
 
-UDPipe's tokenizer options ``normalized_spaces`` and ``ranges`` map to
-:func:`normalize` and :func:`add_token_ranges`.
+The values of the first two escape a space as ``\\s``, a tab as ``\\t``, a
+carriage return as ``\\r``, a line feed as ``\\n``, ``|`` as ``\\p`` and a backslash
+as ``\\\\``, as UDPipe does; other whitespace (a no-break space) is written
+``\\u00A0``, because udvalidate rejects whitespace in MISC.  ``# text`` keeps one
+plain space wherever there is any whitespace, as UD asks.
 
-Their values escape a space as ``\\s``, a tab as ``\\t``, a carriage return as
-``\\r``, a line feed as ``\\n``, ``|`` as ``\\p`` and a backslash as ``\\\\``, as
-UDPipe does; other whitespace (a no-break space) is written ``\\u00A0``, because
-udvalidate rejects whitespace in MISC.  ``# text`` keeps one plain space
-wherever there is any whitespace, as UD asks.
+UDPipe's tokenizer options ``normalized_spaces`` and ``ranges`` map to
+:func:`normalize` and :func:`add_token_ranges`; :func:`rebuild` gives the text back.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from eud.graph import Sentence
+from eud.graph import MultiwordToken, Sentence, Word
 
 ESCAPES = {"\\": "\\\\", "|": "\\p", " ": "\\s", "\t": "\\t", "\r": "\\r", "\n": "\\n"}
 _UNESCAPES = {v[1]: k for k, v in ESCAPES.items()}
@@ -70,10 +70,10 @@ def with_attribute(misc: str, attribute: str) -> str:
     return "|".join(items) or "_"
 
 
-def token_lines(sentence: Sentence) -> list:
+def token_lines(sentence: Sentence) -> list[Word | MultiwordToken]:
     """The lines that carry each token's MISC, in order: a multiword token's, or the word's."""
     starts = {t.first: t for t in sentence.tokens}
-    out: list = []
+    out: list[Word | MultiwordToken] = []
     i = 1
     while i <= len(sentence.words):
         token = starts.get(i)
