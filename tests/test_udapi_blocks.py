@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, REPO, needs_shared, shared_files
 
+from eud.conllu import format_sentence, parse_conllu
+
 UDAPY = shutil.which("udapy", path=str(Path(sys.executable).parent)) or shutil.which("udapy")
 pytestmark = pytest.mark.skipif(UDAPY is None, reason="the udapy command (pip install udapi) is not installed")
 
@@ -86,6 +88,32 @@ def test_parse_block_equals_eud_parse(fixture: str, options: list[str], tmp_path
     eud("parse", "--model", str(REPO / "models" / "en_ewt"), "--input-format", "conllu", str(src), "-q",
         "-o", "cli.conllu", cwd=tmp_path)
     assert chain == (tmp_path / "cli.conllu").read_text(encoding="utf-8")
+
+
+def test_parse_block_tokenizes_raw_sentences_like_eud_parse_presegmented(tmp_path: Path):
+    pytest.importorskip("torch")
+    lines = ["I don't know what Dr. Smith said.", "John ate an apple and Mary a pear.", "", "The end."]
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    chain = udapy("read.Sentences", f"files={src}", "ignore_empty_lines=1", ".eud.udapi.Parse", "lang=en",
+                  "tokenize=1", "write.Conllu", cwd=tmp_path)
+    eud("parse", "--model", str(REPO / "models" / "en_ewt"), "--input-format", "presegmented", str(src), "-q",
+        "-o", "cli.conllu", cwd=tmp_path)
+    ours = list(parse_conllu(chain))
+    cli = list(parse_conllu((tmp_path / "cli.conllu").read_text(encoding="utf-8")))
+    assert [s.text for s in ours] == [line for line in lines if line]
+    assert [t.form for t in ours[0].tokens] == ["don't"]  # a multiword token, as the segmenter makes it
+    # The same words, tags, trees and graphs as eud parse on the same lines (MISC aside: each
+    # udapi tree's text stands alone, the file's line breaks are the CLI's SpacesAfter).
+    def without_misc(sentences):
+        return [line.rsplit("\t", 1)[0] for s in sentences for line in format_sentence(s).splitlines()
+                if line and not line.startswith("#")]
+
+    assert without_misc(ours) == without_misc(cli)
+    assert any(s.empty_nodes for s in ours)  # the gapped sentence has its empty node
+    check = subprocess.run(["udvalidate", "--level", "2", "--lang", "en"], input=chain, capture_output=True,
+                           text=True, check=False)
+    assert check.returncode == 0, check.stdout[-2000:]
 
 
 @pytest.mark.slow

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from eud.conllu import parse_conllu
-from eud.graph import NodeId, Sentence
+from eud.graph import MultiwordToken, NodeId, Sentence
 
 
 def _cell(value: Any) -> str:
@@ -79,3 +79,17 @@ def write_basic(root: Any, sentence: Sentence) -> None:
         node.deprel = word.deprel
         if word.head:
             node.parent = words[word.head - 1]
+
+
+def add_words(root: Any, sentence: Sentence) -> None:
+    """Create a node for each of the sentence's words under ``root`` (a tree without words yet),
+    with FORM and MISC, and its multiword tokens."""
+    from eud.spaces import token_lines
+
+    for line in token_lines(sentence):
+        if isinstance(line, MultiwordToken):
+            words = [root.create_child(form=sentence.word(i).form, misc=sentence.word(i).misc)
+                     for i in range(line.first, line.last + 1)]
+            root.create_multiword_token(words, form=line.form, misc=line.misc)
+        else:
+            root.create_child(form=line.form, misc=line.misc)
