@@ -29,10 +29,10 @@ EPILOG = """examples:
   xzcat big.conllu.xz | eud parse --model models/en_ewt --input-format conllu --threads 2 - | gzip > out.conllu.gz
 
 input formats:
-  conllu     one word per line; only FORM (and the tokenisation) is used
-  tokenized  one sentence per line, words separated by spaces
+  conllu        one word per line; only FORM (and the tokenisation) is used
+  tokenized     one sentence per line, words separated by spaces
   presegmented  raw text, one sentence per line (UDPipe's presegmented): the segmenter only tokenizes
-  text       raw text, split by the model's segmenter (the default for non-CoNLL-U input)
+  text          raw text, split by the model's segmenter (the default for non-CoNLL-U input)
 """
 
 
