@@ -69,9 +69,11 @@ class Parse(Block):
         """Give each tree with a text the words the segmenter makes of it (one sentence a tree)."""
         from eud.segment.text import clean_text
 
-        texts = {id(t): " ".join((t.text or "").split()) for t in trees}
-        todo = [t for t in trees if clean_text(texts[id(t)], keep_spaces=True).strip()]
-        sentences = self.pipeline.segmenter.segment_lines(texts[id(t)] for t in todo)
+        # The same test as the segmenter's, so that each tree left in gets exactly one sentence.
+        todo = [t for t in trees if clean_text(t.text or "", keep_spaces=True).strip()]
+        sentences = self.pipeline.segmenter.segment_lines(t.text for t in todo)
         for tree, sentence in zip(todo, sentences):
             spaces.set_after(sentence, " ")  # each tree's text stands alone
             add_words(tree, sentence)
+            # Odd whitespace stays in MISC (SpacesAfter); the text becomes what CoNLL-U allows.
+            tree.text = spaces.text_of(sentence)
