@@ -92,7 +92,7 @@ def test_parse_block_equals_eud_parse(fixture: str, options: list[str], tmp_path
 
 def test_parse_block_tokenizes_raw_sentences_like_eud_parse_presegmented(tmp_path: Path):
     pytest.importorskip("torch")
-    lines = ["I don't know what Dr. Smith said.", "John ate an apple and Mary a pear.", "", "The end."]
+    lines = ["I don't know what Dr. Smith said.", "John ate an apple and Mary a pear.", "", "Tabs\there  and\u00a0there."]
     src = tmp_path / "in.txt"
     src.write_text("\n".join(lines) + "\n", encoding="utf-8")
     chain = udapy("read.Sentences", f"files={src}", "ignore_empty_lines=1", ".eud.udapi.Parse", "lang=en",
@@ -101,7 +101,8 @@ def test_parse_block_tokenizes_raw_sentences_like_eud_parse_presegmented(tmp_pat
         "-o", "cli.conllu", cwd=tmp_path)
     ours = list(parse_conllu(chain))
     cli = list(parse_conllu((tmp_path / "cli.conllu").read_text(encoding="utf-8")))
-    assert [s.text for s in ours] == [line for line in lines if line]
+    assert [s.text for s in ours] == [" ".join(line.split()) for line in lines if line]
+    assert [w.misc for w in ours[-1].words][:3] == ["SpacesAfter=\\t", "SpacesAfter=\\s\\s", "SpacesAfter=\\u00A0"]
     assert [t.form for t in ours[0].tokens] == ["don't"]  # a multiword token, as the segmenter makes it
     # The same words, tags, trees and graphs as eud parse on the same lines (MISC aside: each
     # udapi tree's text stands alone, the file's line breaks are the CLI's SpacesAfter).
