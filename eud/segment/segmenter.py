@@ -18,6 +18,7 @@ between tokens is recorded in MISC as UDPipe records it (:mod:`eud.spaces`).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import unicodedata
 from collections.abc import Iterable, Iterator
@@ -256,12 +257,10 @@ class Segmenter:
         after each (None: not known, one space or none as the model said)."""
         words: list[Word] = []
         mwts: list[MultiwordToken] = []
-        parts: list[str] = []
         for tok, gap in zip(tokens, gaps):
             if gap is None:
                 gap = " " if tok.space_after else ""
             misc = spaces.after(gap)
-            parts.append(tok.form + (" " if tok.space_after else ""))
             is_mwt = tok.mwt or tok.form.lower() in self.mwt.always
             expansion = self.mwt.expand(tok.form) if is_mwt else None
             if expansion and len(expansion) > 1 and all(expansion):
@@ -271,8 +270,9 @@ class Segmenter:
                 mwts.append(MultiwordToken(first, len(words), tok.form, misc=misc))
             else:
                 words.append(Word(len(words) + 1, tok.form, misc=misc))
-        comments.append(f"# text = {''.join(parts).rstrip()}")
-        return Sentence(comments=comments, words=words, tokens=mwts)
+        sentence = Sentence(comments=comments, words=words, tokens=mwts)
+        comments.append(f"# text = {spaces.text_of(sentence)}")
+        return sentence
 
 
 class _Spacing:
@@ -360,8 +360,7 @@ def _joined(parts: list[Sentence], number: int, doc_id: str | None) -> Sentence:
         for w in part.words:
             w.id += offset
             sentence.words.append(w)
-        for t in part.tokens:
-            sentence.tokens.append(MultiwordToken(t.first + offset, t.last + offset, t.form, t.middle, t.misc))
+        sentence.tokens += [dataclasses.replace(t, first=t.first + offset, last=t.last + offset) for t in part.tokens]
     if number == 1:
         sentence.comments.append(f"# newdoc id = {doc_id}" if doc_id else "# newdoc")
     sentence.comments.append(f"# sent_id = {doc_id}-{number}" if doc_id else f"# sent_id = {number}")

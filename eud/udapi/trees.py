@@ -16,6 +16,7 @@ from typing import Any
 
 from eud.conllu import parse_conllu
 from eud.graph import MultiwordToken, NodeId, Sentence
+from eud.spaces import token_lines
 
 
 def _cell(value: Any) -> str:
@@ -84,8 +85,6 @@ def write_basic(root: Any, sentence: Sentence) -> None:
 def add_words(root: Any, sentence: Sentence) -> None:
     """Create a node for each of the sentence's words under ``root`` (a tree without words yet),
     with FORM and MISC, and its multiword tokens."""
-    from eud.spaces import token_lines
-
     for line in token_lines(sentence):
         if isinstance(line, MultiwordToken):
             words = [root.create_child(form=sentence.word(i).form, misc=sentence.word(i).misc)
