@@ -29,6 +29,7 @@ from collections.abc import Iterable, Iterator
 
 from eud.enhance.correlates import BasicTree
 from eud.graph import EnhancedGraph, Sentence, Word
+from eud.spaces import text_of
 
 # nsubj > obj > iobj > obl > advmod > csubj > xcomp > ccomp > advcl > dislocated > vocative
 PROMOTION = ("nsubj", "obj", "iobj", "obl", "advmod", "csubj", "xcomp", "ccomp", "advcl", "dislocated", "vocative")
@@ -118,25 +119,8 @@ def gap(sentence: Sentence, verbs: Iterable[Word]) -> Sentence:
     out.comments = []
     if sent_id:
         out.comments.append(f"# sent_id = {sent_id}-gapped")
-    out.comments.append(f"# text = {surface(out)}")
+    out.comments.append(f"# text = {text_of(out)}")
     return out
-
-
-def surface(sentence: Sentence) -> str:
-    """The sentence text from its tokens and SpaceAfter=No."""
-    parts = []
-    covered: dict[int, tuple[str, str]] = {}
-    for t in sentence.tokens:
-        for i in range(t.first, t.last + 1):
-            covered[i] = (t.form, t.misc) if i == t.first else ("", "SpaceAfter=No")
-    for w in sentence.words:
-        form, misc = covered.get(w.id, (w.form, w.misc))
-        if not form:
-            continue
-        parts.append(form)
-        if "SpaceAfter=No" not in misc.split("|"):
-            parts.append(" ")
-    return "".join(parts).strip()
 
 
 def augment(sentences: Iterable[Sentence], *, same_lemma: bool = True, auxiliaries: bool = False,
@@ -258,7 +242,7 @@ def splice(first: Sentence, second: Sentence, connector: tuple[bool, str] = (Fal
     words.append(plain(stop, id=len(words) + 1))
     out = Sentence(words=words)
     sent_id = f"{first.sent_id or 'a'}+{second.sent_id or 'b'}-spliced"
-    out.comments = [f"# sent_id = {sent_id}", f"# text = {surface(out)}"]
+    out.comments = [f"# sent_id = {sent_id}", f"# text = {text_of(out)}"]
     return out
 
 

@@ -39,6 +39,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from eud.graph import Sentence
+from eud.spaces import token_lines
 
 FILE = "abbreviations.json"
 NUMBER = "#"
@@ -78,15 +79,7 @@ def context(stem: str, following: list[str], short_stem: int = 4) -> str | None:
 
 def _tokens(sentence: Sentence) -> list[tuple[str, bool]]:
     """``(surface form, SpaceAfter)`` of each token of a sentence."""
-    starts = {t.first: t for t in sentence.tokens}
-    out = []
-    i = 1
-    while i <= len(sentence.words):
-        token = starts.get(i)
-        form, misc = (token.form, token.misc) if token is not None else (sentence.word(i).form, sentence.word(i).misc)
-        out.append((form, "SpaceAfter=No" not in (misc or "")))
-        i = token.last + 1 if token is not None else i + 1
-    return out
+    return [(line.form, "SpaceAfter=No" not in (line.misc or "")) for line in token_lines(sentence)]
 
 
 def _periods(tokens: list[tuple[str, bool]]) -> Iterator[tuple[int, str]]:

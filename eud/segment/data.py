@@ -20,7 +20,8 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from eud.graph import Sentence
+from eud.graph import MultiwordToken, Sentence
+from eud.spaces import token_lines
 
 NONE, TOKEN, TOKEN_MWT, SENT, SENT_MWT = range(5)
 LABELS = ("none", "token", "token_mwt", "sent", "sent_mwt")
@@ -33,19 +34,11 @@ def normalise_space(text: str) -> str:
 
 def surface_tokens(sentence: Sentence) -> Iterator[tuple[str, bool, list[str]]]:
     """Yield ``(surface form, is multiword token, word forms)`` for each token of a sentence."""
-    starts = {t.first: t for t in sentence.tokens}
-    i = 1
-    n = len(sentence.words)
-    while i <= n:
-        token = starts.get(i)
-        if token is not None:
-            words = [sentence.word(k).form for k in range(token.first, token.last + 1)]
-            yield token.form, True, words
-            i = token.last + 1
+    for line in token_lines(sentence):
+        if isinstance(line, MultiwordToken):
+            yield line.form, True, [sentence.word(k).form for k in range(line.first, line.last + 1)]
         else:
-            form = sentence.word(i).form
-            yield form, False, [form]
-            i += 1
+            yield line.form, False, [line.form]
 
 
 @dataclass
