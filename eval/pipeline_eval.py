@@ -31,6 +31,7 @@ from segment_eval import SHARED, raw_text
 
 from eud import spaces
 from eud.conllu import read_conllu, write_conllu
+from eud.graph import Sentence
 from eud.segment.data import surface_tokens
 
 METRICS = ("Tokens", "Words", "Sentences", "UPOS", "LAS", "ELAS", "EULAS")
@@ -41,9 +42,9 @@ def non_space(text: str) -> str:
     return "".join(text.split())
 
 
-def forms_text(path: Path) -> str:
-    """The surface text of a CoNLL-U file: a multiword token's form, not its words'."""
-    return "".join(form for s in read_conllu(path) for form, _, _ in surface_tokens(s))
+def forms_text(sentences: list[Sentence]) -> str:
+    """The surface text of parsed sentences: a multiword token's form, not its words'."""
+    return "".join(form for s in sentences for form, _, _ in surface_tokens(s))
 
 
 def udvalidate_ok(path: Path, lang: str) -> bool:
@@ -70,7 +71,8 @@ def main() -> int:
     for tb in args.treebank:
         gold = SHARED / tb / f"{tb}-ud-{args.split}.conllu.xz"
         text = args.out_dir / f"{tb}-{args.split}.txt"
-        text.write_text(raw_text(gold), encoding="utf-8")
+        source = raw_text(gold)
+        text.write_text(source, encoding="utf-8")
         gold_plain = args.out_dir / f"{tb}-{args.split}.gold.conllu"
         write_conllu(read_conllu(gold), gold_plain)
         out = args.out_dir / f"{tb}-{args.split}.parsed.conllu"
@@ -79,9 +81,10 @@ def main() -> int:
                              capture_output=True, text=True, check=True)
         metrics = json.loads(run.stdout)["pairs"][0]["metrics"]
         scores = {k: 100 * metrics[k]["f1"] for k in METRICS if k in metrics}
-        kept = non_space(forms_text(out)) == non_space(text.read_text(encoding="utf-8"))
+        parsed = list(read_conllu(out))
+        kept = non_space(forms_text(parsed)) == non_space(source)
         # eud.spaces.rebuild: the input again, up to the end of the text (its last line end).
-        rebuilt = spaces.rebuild(read_conllu(out)).rstrip() == text.read_text(encoding="utf-8").rstrip()
+        rebuilt = spaces.rebuild(parsed).rstrip() == source.rstrip()
         valid = udvalidate_ok(out, tb.split("_")[0])
         print(f"| {tb} | " + " | ".join(f"{scores.get(k, float('nan')):.2f}" for k in METRICS)
               + f" | {speed['words/s']:.0f} | {speed['load']:.1f} | {speed['peak MiB']:.0f} "
