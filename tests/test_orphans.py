@@ -148,6 +148,14 @@ def test_an_orphan_paired_with_an_adjectival_modifier_is_part_of_a_list():
     assert changed == 1 and deprels[9] == "nmod"
 
 
+def test_a_promoted_remnant_with_its_own_copula_heads_a_full_clause():
+    # *and this is my lamp in the study*: *lamp* has *is*, so the clause has its predicate;
+    # without the copula the same words are gapping (*and a vase in the study*).
+    changed, deprels = _checked("promoted-remnant-with-copula")
+    assert changed == 1 and deprels[15] == "nmod"
+    assert _checked("promoted-remnant-without-copula")[0] == 0
+
+
 def _rebuilt(sent_id: str, language: str = "en") -> tuple[int, list[tuple[int, str]]]:
     """How many clauses :func:`rebuild_unseen_gapping` rebuilds in a fixture sentence, and its tree after."""
     sentence = _sentence(sent_id)
