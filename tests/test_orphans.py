@@ -156,6 +156,18 @@ def test_a_promoted_remnant_with_its_own_copula_heads_a_full_clause():
     assert _checked("promoted-remnant-without-copula")[0] == 0
 
 
+def test_an_uncorrelated_infinitive_after_the_promoted_remnant_modifies_it():
+    # *and another chair to use outside*: *to use* says what the chair is for; nothing of
+    # *need* contrasts with it, so no predicate was elided.
+    changed, deprels = _checked("infinitive-modifies-promoted")
+    assert changed == 1 and deprels[11] == "nmod"
+
+
+def test_a_gerund_with_its_own_subordinator_stays_a_remnant():
+    # *and another chair without asking*: an adverbial clause of the elided *sold*.
+    assert _checked("subordinate-clause-remnant")[0] == 0
+
+
 def _rebuilt(sent_id: str, language: str = "en") -> tuple[int, list[tuple[int, str]]]:
     """How many clauses :func:`rebuild_unseen_gapping` rebuilds in a fixture sentence, and its tree after."""
     sentence = _sentence(sent_id)

@@ -49,7 +49,13 @@ clause.  Last among these, a clause is undone when its promoted remnant has a
 copula of its own (:func:`has_copula`): it heads a copular clause, whose
 predicate is all there (*and this is my couch over here*).  No gold clause of
 the GAPPING corpus has one, and 1 of the 1,234 gold promoted remnants of all the
-UD files here (in sv_lines).
+UD files here (in sv_lines).  So is a two-remnant clause whose orphan is an
+infinitive or gerund with no correlate and no subordinator of its own
+(:func:`nonfinite_modifier`): it modifies the promoted remnant (*another $1500
+to fix some other things*).  None of the gapped clauses the English package
+finds in the GAPPING corpus from gold tokens has one (its gold trees carry no
+FEATS); 1 of EWT train's 26 gold clauses does, a comparative that lacks
+correlates anyway (*than she is to see me*).
 
 Two kinds of orphan are no remnant at all, and :func:`stray_orphans` hands
 them back to the parser's other choice before the clause is judged: an orphan
@@ -189,6 +195,31 @@ def has_copula(clause: Alignment, tree: BasicTree) -> bool:
     return any(words[c - 1].udeprel == "cop" for c in tree.children[clause.promoted.id])
 
 
+def nonfinite_modifier(clause: Alignment, tree: BasicTree) -> bool:
+    """Whether a two-remnant clause's orphan is a bare infinitive or gerund with nothing to contrast with.
+
+    Such a verb modifies the promoted remnant rather than standing for an adjunct of the
+    elided predicate: a purpose or relative infinitive (*another $1500 to fix some other
+    things*, *something to hopefully fit in my room*) or a gerund (*as well as it serving a
+    deterrent purpose*).  A verbal remnant of true gapping contrasts with a verb of the full
+    clause (*tried to wash himself, and Mary to read the newspaper*) or is an adverbial
+    clause with its own subordinator (*without seeming to*, *if there 's a recession*); the
+    infinitive marker (English *to*, a particle) is no such subordinator.
+    """
+    if len(clause.remnants) != 2:
+        return False
+    words = tree.sentence.words
+    for remnant, correlate in zip(clause.remnants, clause.correlates):
+        if remnant is clause.promoted or correlate is not None or remnant.upos not in ("VERB", "AUX"):
+            continue
+        if remnant.feat("VerbForm") not in ("Inf", "Ger"):
+            continue
+        if not any(words[c - 1].udeprel in ("mark", "case") and words[c - 1].upos != "PART"
+                   for c in tree.children[remnant.id]):
+            return True
+    return False
+
+
 def _lemma(word: Word) -> str:
     """The lemma, or the form where a file has no lemmas, in lower case."""
     return (word.lemma if word.lemma not in ("", "_") else word.form).lower()
@@ -267,6 +298,7 @@ def demote_without_correlates(sentence: Sentence, fallback: list[str], gapping: 
         if not undone:
             failing = [clause for clause in clauses
                        if lacks_correlates(clause) or unparallel(clause, tree) or has_copula(clause, tree)
+                       or nonfinite_modifier(clause, tree)
                        or (margins is not None and minimum and unsure(clause, margins, minimum))
                        or (verify is not None and not verify(clause))]
             undone = [r for clause in failing for r in clause.remnants
