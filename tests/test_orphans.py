@@ -168,6 +168,20 @@ def test_a_gerund_with_its_own_subordinator_stays_a_remnant():
     assert _checked("subordinate-clause-remnant")[0] == 0
 
 
+def test_a_parenthetical_set_off_by_commas_is_no_remnant():
+    # *and, in fact, tables in June*: *in fact* contrasts with nothing and is handed back;
+    # *tables* / *in June* still contrast with *chairs* / *in May*.
+    changed, deprels = _checked("parenthetical-orphan")
+    assert changed == 1 and deprels[8] == "nmod" and deprels[12] == "orphan"
+
+
+def test_a_comma_before_the_conjunction_sets_off_no_parenthetical():
+    # *, and for cash, tables in June*: the comma before *and* opens the clause, so *for cash*
+    # stays a remnant (without a correlate), even where the parser hangs *and* from it.
+    assert _checked("comma-before-conjunction") == (0, ["nsubj", "root", "obj", "case", "obl", "punct", "cc", "case",
+                                                        "orphan", "punct", "conj", "case", "orphan", "punct"])
+
+
 def _rebuilt(sent_id: str, language: str = "en") -> tuple[int, list[tuple[int, str]]]:
     """How many clauses :func:`rebuild_unseen_gapping` rebuilds in a fixture sentence, and its tree after."""
     sentence = _sentence(sent_id)

@@ -61,11 +61,12 @@ Two kinds of orphan are no remnant at all, and :func:`stray_orphans` hands
 them back to the parser's other choice before the clause is judged: an orphan
 across a bracket from the promoted remnant, inside brackets that do not hold
 it (a citation or an aside: *may even be the norm [16]*) or outside brackets
-that do (a clause does not straddle a bracket), and, in a clause with no other
-orphan, an adverb or particle that contrasts with nothing and comes before the
-promoted remnant (it modifies that remnant: *but for only a limited period*).
-Gold orphan trees lose 1 of 208 GAPPING train orphans to it and none of
-GAPPING dev's 95.
+that do (a clause does not straddle a bracket), or a parenthetical that commas
+set off before the promoted remnant with nothing to contrast with (*or, in fact,
+productive multitasking*); and, in a clause with no other orphan, an adverb or
+particle that contrasts with nothing and comes before the promoted remnant (it
+modifies that remnant: *but for only a limited period*).  Gold orphan trees
+lose 1 of 208 GAPPING train orphans to it and none of GAPPING dev's 95.
 
 Last, where a package sets ``orphan_margins``, a clause the parser is unsure
 of is undone.  The margin of an orphan is its ``orphan`` score minus the best
@@ -220,6 +221,17 @@ def nonfinite_modifier(clause: Alignment, tree: BasicTree) -> bool:
     return False
 
 
+def unsound(clause: Alignment, tree: BasicTree) -> bool:
+    """Whether a gapped clause fails a check of its shape (no parser scores needed).
+
+    Its remnants lack correlates (:func:`lacks_correlates`), are marked otherwise than them
+    (:func:`unparallel`), its promoted remnant has a copula (:func:`has_copula`), or its orphan
+    modifies the promoted remnant (:func:`nonfinite_modifier`).
+    """
+    return (lacks_correlates(clause) or unparallel(clause, tree) or has_copula(clause, tree)
+            or nonfinite_modifier(clause, tree))
+
+
 def _lemma(word: Word) -> str:
     """The lemma, or the form where a file has no lemmas, in lower case."""
     return (word.lemma if word.lemma not in ("", "_") else word.form).lower()
@@ -238,29 +250,44 @@ def bracket_nesting(sentence: Sentence) -> list[tuple[int, ...]]:
     return out
 
 
-def stray_orphans(clause: Alignment, nesting: list[tuple[int, ...]]) -> list[Word]:
-    """The clause's orphans that are no remnants: bracketed asides, and modifiers of the promoted remnant.
+def stray_orphans(clause: Alignment, nesting: list[tuple[int, ...]], tree: BasicTree) -> list[Word]:
+    """The clause's orphans that are no remnants: asides, and modifiers of the promoted remnant.
 
     An aside sits across a bracket from the promoted remnant (inside brackets that do not hold
-    it, or outside brackets that do).  A modifier is an adverb or particle without a correlate
-    before the promoted remnant; it is stray only when the clause has no other orphan (*but for
-    only a limited period*), since a clause with more remnants is gapping with a clause-level
-    adverb (*and then Mary a pear*).
+    it, or outside brackets that do), or is a parenthetical: an orphan before the promoted
+    remnant, without a correlate, whose phrase commas set off on both sides (*or, in fact,
+    productive multitasking*; *and, to a certain extent, in Turkey*).  A modifier is an adverb
+    or particle without a correlate before the promoted remnant; it is stray only when the
+    clause has no other orphan (*but for only a limited period*), since a clause with more
+    remnants is gapping with a clause-level adverb (*and then Mary a pear*).
     """
     promoted = clause.promoted
     around = nesting[promoted.id - 1]
+    remnant_ids = {r.id for r in clause.remnants}
     asides, modifiers, others = [], [], 0
     for r, correlate in zip(clause.remnants, clause.correlates):
         if r is promoted or r.deprel != "orphan":
             continue
-        inside = nesting[r.id - 1]
-        if inside != around:
+        bracketed = nesting[r.id - 1] != around
+        parenthetical = correlate is None and r.id < promoted.id and _parenthetical(tree, r, remnant_ids - {r.id})
+        if bracketed or parenthetical:
             asides.append(r)
         elif correlate is None and r.upos in MODIFIER_UPOS and r.id < promoted.id:
             modifiers.append(r)
         else:
             others += 1
     return asides + (modifiers if not others else [])
+
+
+def _parenthetical(tree: BasicTree, word: Word, stop: set[int]) -> bool:
+    """Whether commas stand right before and right after ``word``'s phrase (without ``stop``'s).
+
+    The phrase is taken without its conjunction, which opens the gapped clause: in *, and in
+    some students ,* the comma before the conjunction sets off nothing.
+    """
+    words = tree.sentence.words
+    first, last = tree.span(word.id, stop, skip_cc=True)
+    return first > 1 and last < len(words) and words[first - 2].form == "," and words[last].form == ","
 
 
 def unsure(clause: Alignment, margins: list[float], minimum: dict[str, float]) -> bool:
@@ -294,11 +321,10 @@ def demote_without_correlates(sentence: Sentence, fallback: list[str], gapping: 
     for _ in range(len(sentence.words)):
         clauses = gapping.alignments(sentence)
         # Stray orphans first: without them a clause may be judged differently.
-        undone = [r for clause in clauses for r in stray_orphans(clause, nesting)]
+        undone = [r for clause in clauses for r in stray_orphans(clause, nesting, tree)]
         if not undone:
             failing = [clause for clause in clauses
-                       if lacks_correlates(clause) or unparallel(clause, tree) or has_copula(clause, tree)
-                       or nonfinite_modifier(clause, tree)
+                       if unsound(clause, tree)
                        or (margins is not None and minimum and unsure(clause, margins, minimum))
                        or (verify is not None and not verify(clause))]
             undone = [r for clause in failing for r in clause.remnants
