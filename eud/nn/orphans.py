@@ -45,11 +45,11 @@ clauses and none of the other files.  And it is undone when an orphan's
 correlate is an adjectival modifier: with no dependent of the elided predicate
 to contrast with, the remnant reached inside a noun phrase, and the clause is a
 list (*the old guards, and the dogs outside*).  That costs 1 more GAPPING train
-clause.  Last among these, a clause is undone when its promoted remnant has a
-copula of its own (:func:`has_copula`): it heads a copular clause, whose
-predicate is all there (*and this is my couch over here*).  No gold clause of
-the GAPPING corpus has one, and 1 of the 1,234 gold promoted remnants of all the
-UD files here (in sv_lines).  So is a two-remnant clause whose orphan is an
+clause.  It is undone, too, when its promoted remnant has a copula of its own
+(:func:`has_copula`): it heads a copular clause, whose predicate is all there
+(*and this is my couch over here*).  No gold clause of the GAPPING corpus has
+one, and 1 of the 1,234 gold promoted remnants of all the UD files here (in
+sv_lines).  And so is a two-remnant clause whose orphan is an
 infinitive or gerund with no correlate and no subordinator of its own
 (:func:`nonfinite_modifier`): it modifies the promoted remnant (*another $1500
 to fix some other things*).  None of the gapped clauses the English package
@@ -436,9 +436,9 @@ def _rebuild(sentence: Sentence, gapping: Gapping, promoted: Word, verb: Word, c
              strict: bool = False) -> bool:
     """Make ``promoted`` a ``conj`` of ``verb`` with ``cc`` and ``orphans`` under it; whether the clause stays.
 
-    The rebuilt clause is put back as the parser had it when its remnants lack correlates or
-    mirror them badly (:func:`lacks_correlates`, :func:`unparallel`), or, ``strict``, when any
-    remnant has no correlate or the promoted one does not contrast with a subject.
+    The rebuilt clause is put back as the parser had it when it fails the shape checks a parsed
+    clause must pass (:func:`unsound`), or, ``strict``, when any remnant has no correlate or the
+    promoted one does not contrast with a subject.
     """
     if _dominates(sentence, {promoted.id, *(o.id for o in orphans)}, verb.id):
         return False  # the parser hung the verb inside the clause; rebuilding would make a cycle
@@ -448,7 +448,7 @@ def _rebuild(sentence: Sentence, gapping: Gapping, promoted: Word, verb: Word, c
     for o in orphans:
         o.head, o.deprel = promoted.id, "orphan"
     clause = next((c for c in gapping.alignments(sentence) if c.promoted is promoted), None)
-    fails = clause is None or lacks_correlates(clause) or unparallel(clause, BasicTree(sentence))
+    fails = clause is None or unsound(clause, BasicTree(sentence))
     if not fails and strict:
         subject = clause.correlates[clause.remnants.index(promoted)]
         fails = None in clause.correlates or subject is None or subject.udeprel not in ("nsubj", "csubj")
