@@ -23,9 +23,10 @@
 * ``cV`` is the span of the word the first empty node copies (``CopyOf``),
   or of its copula or verb head when it is not a verb (:func:`verb_of`: an
   auxiliary gives way to its infinitive or passive participle, *были
-  адресованы*; a predicative modal is the verb, *должна была нести*; *может
-  быть* + a short passive participle marks the participle, *может быть
-  записан*; past *быть* hung as an auxiliary from anything else is the
+  адресованы*; a predicative modal is the verb, *должна была нести*, and so
+  is *мочь* over the infinitive or participle the gapped clause hangs from,
+  *могут быть связаны*; the frozen *может быть* + a short passive participle
+  marks the participle, *может быть записан*; past *быть* hung as an auxiliary from anything else is the
   verb, *было выше*); when the rule found no antecedent (the promoted remnant hangs
   from a verb as ``obl``, say, rather than as ``conj``), the first verb
   above the promoted remnant, else the last verb before it
@@ -990,11 +991,15 @@ def verb_of(sentence: Sentence, i: int, marked: bool = True) -> int:
     * an auxiliary the parser made the clause's head gives way to its verb
       (*были адресованы*, *будет длиться*: the participle, the infinitive);
     * a predicative modal (*должна была нести*, *надо было сохранить*:
-      :data:`MODALS`) is the verb itself, not its copula;
+      :data:`MODALS`) is the verb itself, not its copula, and so is a form
+      of *мочь* whose infinitive or participle the parser made the clause's
+      head (*могут быть легко связаны*: *могут*; :func:`modal_group`);
     * *может быть* followed by a short passive participle is the
       parenthetical "perhaps", so the participle is the verb (*может быть
       записан*, *может быть задано*), while *может быть нужен* keeps
-      *может* (:func:`passive_participle`);
+      *может* (:func:`passive_participle`); the parenthetical is that one
+      frozen form, so any other form of the modal is the verb (*могут быть
+      связаны*, *мог быть продлен*);
     * past *быть* that the parser hung as an auxiliary from a word that is
       neither a short passive participle nor a finite verb is the copula,
       and the verb: Russian makes no analytic form of it with an
@@ -1012,13 +1017,15 @@ def verb_of(sentence: Sentence, i: int, marked: bool = True) -> int:
         return verb_of(sentence, word.head, marked)
     if word.form.lower() in MODALS:
         return i
+    if marked and word.udeprel == "xcomp" and word.head and modal_group(words, word):
+        return word.head
     kids = [w for w in words if w.head == i]  # in word order
     # Past *быть* makes an analytic form only with a short passive participle (*были адресованы*); after a
     # finite verb it is a particle (*начал было*).
     past = [w.id for w in kids if w.udeprel == "aux" and w.form.lower() in PAST_BE]
     if marked and past and word.feat("VerbForm") != "Fin" and not passive_participle(word):
         return past[0]
-    if marked and (word.lemma in ("мочь", "смочь") or word.form.lower().startswith(("мож", "мог"))):
+    if marked and word.form.lower() == "может":
         for c in (w.id for w in kids):
             if words[c - 1].form.lower() == "быть" and c < len(words) and passive_participle(words[c]):
                 return c + 1
@@ -1038,6 +1045,23 @@ VERB_ENDING = re.compile(r"(?:[аяеиыуё]л|л[аоия]|л[ао]?сь|лс
                          r"|ешь|ишь|ся|сь|ть|ти|чь|ите|йте|но|на|ны|то|та|ты|[ая]в|вши|[ая]я)$")
 # A long adjective's ending (*голубые*, *белый*): a predicate of a nominal sentence, never a short form.
 LONG_ADJECTIVE = re.compile(r"(?:ый|ий|ой|ая|яя|ое|ее|ые|ие|ого|его|ому|ему|ым|им|ых|их|ую|юю)$")
+
+
+def modal_group(words: list[Word], word: Word) -> bool:
+    """Whether ``word``, an ``xcomp``, completes a modal, which AGRR marks as the group's verb.
+
+    AGRR-2019 marks the modal of a modal group: in the training four fifths ``cV`` is a form of
+    *мочь* or a predicative modal (:data:`MODALS`) 36 times and the infinitive after one never.  The
+    exception is the frozen parenthetical *может быть* "perhaps" before a short passive participle
+    (*может быть записан*: the participle, 4 of 4), which no other form of *мочь* makes.
+    """
+    head = words[word.head - 1]
+    form = head.form.lower()
+    if form not in MODALS and head.lemma not in ("мочь", "смочь") and not form.startswith(("мож", "мог", "смож", "смог")):
+        return False
+    between = words[head.id:word.id - 1]
+    perhaps = head.form.lower() == "может" and any(w.form.lower() == "быть" for w in between)
+    return word.feat("VerbForm") == "Inf" or passive_participle(word) and not perhaps
 
 
 def verbless(word: Word) -> bool:
