@@ -182,6 +182,15 @@ def test_a_comma_before_the_conjunction_sets_off_no_parenthetical():
                                                         "orphan", "punct", "conj", "case", "orphan", "punct"])
 
 
+
+def test_a_lifted_remnant_that_closes_a_list_is_a_list_member():
+    # *from Alton, Bexley and Corby in England, and Arles in France*: *Arles* is the last of
+    # *Alton*'s conjuncts, so *in France* modifies it and no verb was elided.
+    changed, deprels = _checked("lifted-list-member")
+    assert changed == 1 and deprels[15] == "nmod"
+    # With *Alton* its only conjunct, the lifted clause stays gapping (*and [flew from] Arles in France*).
+    assert _checked("lifted-single-conjunct")[0] == 0
+
 def _rebuilt(sent_id: str, language: str = "en") -> tuple[int, list[tuple[int, str]]]:
     """How many clauses :func:`rebuild_unseen_gapping` rebuilds in a fixture sentence, and its tree after."""
     sentence = _sentence(sent_id)

@@ -55,7 +55,11 @@ infinitive or gerund with no correlate and no subordinator of its own
 to fix some other things*).  None of the gapped clauses the English package
 finds in the GAPPING corpus from gold tokens has one (its gold trees carry no
 FEATS); 1 of EWT train's 26 gold clauses does, a comparative that lacks
-correlates anyway (*than she is to see me*).
+correlates anyway (*than she is to see me*).  And a lifted clause is undone
+when its promoted remnant closes a list, the nominal it hangs on having
+other conjuncts before it (:func:`list_member`: *via Funding, Smith Barney
+and Hanifen, Imhoff Inc.*); gold orphan trees are never lifted, and none of
+the clauses the English package finds in GAPPING train is of that shape.
 
 Two kinds of orphan are no remnant at all, and :func:`stray_orphans` hands
 them back to the parser's other choice before the clause is judged: an orphan
@@ -221,15 +225,30 @@ def nonfinite_modifier(clause: Alignment, tree: BasicTree) -> bool:
     return False
 
 
+def list_member(clause: Alignment, tree: BasicTree) -> bool:
+    """Whether a lifted clause's promoted remnant is the last member of a list of the nominal it hangs on.
+
+    A parser that lifts a gapped clause onto a nominal argument hangs the promoted remnant there
+    as that nominal's one conjunct (*ate an apple and Mary a pear*: *Mary* under *apple*).  When the
+    nominal has other conjuncts before it, the remnant closes a list (*via Prudential-Bache Capital
+    Funding, Smith Barney, Harris Upham & Co., and Hanifen, Imhoff Inc.*; *Tan Son Nhut, Da Nang and
+    Bien Hoa in Vietnam, and Udorn and Don Muang in Thailand*), and its "orphan" modifies it.
+    """
+    if not clause.lifted:
+        return False
+    promoted, words = clause.promoted, tree.sentence.words
+    return any(words[c - 1].udeprel == "conj" and c < promoted.id for c in tree.children[promoted.head])
+
+
 def unsound(clause: Alignment, tree: BasicTree) -> bool:
     """Whether a gapped clause fails a check of its shape (no parser scores needed).
 
     Its remnants lack correlates (:func:`lacks_correlates`), are marked otherwise than them
-    (:func:`unparallel`), its promoted remnant has a copula (:func:`has_copula`), or its orphan
-    modifies the promoted remnant (:func:`nonfinite_modifier`).
+    (:func:`unparallel`), its promoted remnant has a copula (:func:`has_copula`) or closes a list
+    (:func:`list_member`), or its orphan modifies the promoted remnant (:func:`nonfinite_modifier`).
     """
     return (lacks_correlates(clause) or unparallel(clause, tree) or has_copula(clause, tree)
-            or nonfinite_modifier(clause, tree))
+            or list_member(clause, tree) or nonfinite_modifier(clause, tree))
 
 
 def _lemma(word: Word) -> str:
