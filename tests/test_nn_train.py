@@ -287,6 +287,36 @@ def test_label_bias_moves_the_relation_choice(fixtures: Path) -> None:
     assert pulled.label_bias is not None and Predictor(model, vocabs, config).label_bias is None
 
 
+
+def test_label_weights_weigh_the_relation_in_the_loss(fixtures: Path) -> None:
+    from eud.nn.batching import make_batch
+    from eud.nn.trainer import label_weight_vector
+
+    sentences = list(read_conllu(fixtures / "parser_tiny.conllu"))
+    vocabs = build_vocabs(sentences, min_word_count=1)
+    weights = label_weight_vector(vocabs["deprel"], {"orphan": 5.0})
+    assert weights[vocabs["deprel"].index["orphan"]] == 5.0 and float(weights.sum()) == len(vocabs["deprel"]) + 4
+    with pytest.raises(ValueError, match="no such relation in the training data: orphn"):
+        label_weight_vector(vocabs["deprel"], {"orphn": 5.0})
+    enc = resolve_encoder_config(SMALL_CHARLSTM)
+    torch.manual_seed(7)
+    model = Parser({"encoder": enc, "model": {**SMALL_MODEL, "dropout": 0.0}}, vocabs).eval()
+    for p in model.tree.label.parameters():  # starts at zero: every relation equally likely, every loss alike
+        torch.nn.init.normal_(p)
+    gapped = next(i for i, s in enumerate(sentences) if any(w.deprel == "orphan" for w in s.words))
+    plain = [i for i, s in enumerate(sentences) if all(w.deprel != "orphan" for w in s.words)][:1]
+
+    def loss(indices: list[int], weight: dict[str, float] | None) -> float:
+        model.deprel_weight = label_weight_vector(vocabs["deprel"], weight) if weight else None
+        batch = make_batch(sentences, indices, vocabs, with_targets=True)
+        with torch.no_grad():
+            return float(model.loss(model(batch), batch))
+
+    # A weight of 1 is no weight; a sentence without orphan has the same loss whatever orphan weighs.
+    assert loss([gapped], {"orphan": 1.0}) == pytest.approx(loss([gapped], None))
+    assert loss(plain, {"orphan": 5.0}) == pytest.approx(loss(plain, None))
+    assert loss([gapped], {"orphan": 5.0}) != pytest.approx(loss([gapped], None))
+
 def test_char_bilstm_reads_each_word_in_order() -> None:
     from eud.nn.encoders import CharBiLSTM
 

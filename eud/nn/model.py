@@ -97,6 +97,8 @@ class Parser(nn.Module):
         # graph = false: no graph scorer at all (the enhanced graph then comes from the rules).
         self.graph = (ArcScorer(d, m["arc_dim"], m["label_dim"], len(vocabs["enh_label"]), m["dropout"])
                       if m["graph"] else None)
+        # Per-relation weights of the basic-relation loss [L] (training's ``label_weights``); None: all 1.
+        self.deprel_weight: torch.Tensor | None = None
 
     def forward(self, batch: Batch, *, graph: bool = True) -> dict[str, torch.Tensor]:
         """Scores of every output for a batch (see :class:`ArcScorer` for shapes).
@@ -153,7 +155,8 @@ class Parser(nn.Module):
         has_head = (t["head"] != IGNORE).nonzero()  # [K, 2]: batch, dependent
         index = torch.cat([has_head, t["head"][has_head[:, 0], has_head[:, 1]][:, None]], 1)
         rel = self.tree_labels(scores, index)
-        total = total + F.cross_entropy(rel, t["deprel"][index[:, 0], index[:, 1]], ignore_index=IGNORE)
+        total = total + F.cross_entropy(rel, t["deprel"][index[:, 0], index[:, 1]], weight=self.deprel_weight,
+                                        ignore_index=IGNORE)
         ok = scores["head_ok"] & batch.mask[:, :, None] & t["has_enh"][:, None, None]
         if self.graph is not None and bool(t["enh"].any()):
             total = total + F.binary_cross_entropy_with_logits(scores["enh"][ok], t["enh"][ok])

@@ -106,6 +106,22 @@ def _main_score(scores: dict[str, float], has_enhanced: bool) -> float:
     return scores["ELAS"] if has_enhanced else scores["LAS"]
 
 
+def label_weight_vector(deprels: Vocab, weights: dict[str, float]) -> torch.Tensor:
+    """Training's ``label_weights`` ({relation: loss weight}, others 1) as a vector over the relation table.
+
+    A rare relation the decoder should posit more readily (``orphan``: gapping) can weigh more in
+    the loss instead of, or besides, a ``label_bias`` added at parse time.  ValueError for a
+    relation the table lacks: a typo would otherwise train silently without it.
+    """
+    unknown = sorted(set(weights) - set(deprels.index))
+    if unknown:
+        raise ValueError(f"label_weights: no such relation in the training data: {', '.join(unknown)}")
+    vector = torch.ones(len(deprels))
+    for label, value in weights.items():
+        vector[deprels.index[label]] = float(value)
+    return vector
+
+
 def _optimizer(model: Parser, cfg: dict[str, Any]) -> torch.optim.Optimizer:
     enc_params = [p for n, p in model.named_parameters() if p.requires_grad and n.startswith("encoder.transformer.model.")]
     rest = [p for n, p in model.named_parameters() if p.requires_grad and not n.startswith("encoder.transformer.model.")]
@@ -198,6 +214,9 @@ def train_parser(config: dict[str, Any], config_path: Path, *, fresh: bool = Fal
         log.info("starting from the weights of %s", cfg["init_from"])
         del start
     model.precision = resolve_precision(cfg["precision"])
+    if cfg.get("label_weights"):
+        model.deprel_weight = label_weight_vector(vocabs["deprel"], cfg["label_weights"])
+        log.info("basic-relation loss weights: %s", cfg["label_weights"])
     enc = model.encoder.transformer
     if enc is not None and not enc.finetune:
         enc.cache = {}
