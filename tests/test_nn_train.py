@@ -317,6 +317,38 @@ def test_label_weights_weigh_the_relation_in_the_loss(fixtures: Path) -> None:
     assert loss(plain, {"orphan": 5.0}) == pytest.approx(loss(plain, None))
     assert loss([gapped], {"orphan": 5.0}) != pytest.approx(loss([gapped], None))
 
+
+def test_arc_weights_weigh_the_whole_gapped_clause(fixtures: Path) -> None:
+    from eud.nn.batching import IGNORE, make_batch
+    from eud.nn.trainer import label_weight_vector
+
+    sentences = list(read_conllu(fixtures / "parser_tiny.conllu"))
+    vocabs = build_vocabs(sentences, min_word_count=1)
+    model = Parser({"encoder": resolve_encoder_config(SMALL_CHARLSTM), "model": SMALL_MODEL}, vocabs).eval()
+    model.arc_weight = label_weight_vector(vocabs["deprel"], {"orphan": 5.0})
+    d = vocabs["deprel"].index
+    # *John ate apples and Mary beans* (+ a padding slot): the orphan and the promoted remnant it hangs
+    # from weigh 5, the rest 1, padding 0.
+    head = torch.tensor([[2, 0, 2, 5, 2, 5, IGNORE]])
+    deprel = torch.tensor([[d["nsubj"], d["root"], d["obj"], d["cc"], d["conj"], d["orphan"], IGNORE]])
+    assert model.arc_weights(head, deprel).tolist() == [[1.0, 1.0, 1.0, 1.0, 5.0, 5.0, 0.0]]
+    # All weights 1: the weighted mean is the plain one.
+    for p in model.parameters():
+        torch.nn.init.normal_(p, std=0.3)
+    batch = make_batch(sentences, list(range(len(sentences))), vocabs, with_targets=True)
+    with torch.no_grad():
+        weighted = {w: float(_with_arc_weight(model, vocabs, w).loss(model(batch), batch)) for w in (1.0, 5.0)}
+        model.arc_weight = None
+        plain = float(model.loss(model(batch), batch))
+    assert weighted[1.0] == pytest.approx(plain, rel=1e-5) and weighted[5.0] != pytest.approx(plain, rel=1e-5)
+
+
+def _with_arc_weight(model: Parser, vocabs: dict, orphan: float) -> Parser:
+    from eud.nn.trainer import label_weight_vector
+
+    model.arc_weight = label_weight_vector(vocabs["deprel"], {"orphan": orphan})
+    return model
+
 def test_char_bilstm_reads_each_word_in_order() -> None:
     from eud.nn.encoders import CharBiLSTM
 

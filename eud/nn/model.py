@@ -97,8 +97,10 @@ class Parser(nn.Module):
         # graph = false: no graph scorer at all (the enhanced graph then comes from the rules).
         self.graph = (ArcScorer(d, m["arc_dim"], m["label_dim"], len(vocabs["enh_label"]), m["dropout"])
                       if m["graph"] else None)
-        # Per-relation weights of the basic-relation loss [L] (training's ``label_weights``); None: all 1.
+        # Per-relation weights [L] of the basic-relation loss (training's ``label_weights``) and of
+        # the attachment loss (``arc_weights``, see :meth:`arc_weights`); None: all 1.
         self.deprel_weight: torch.Tensor | None = None
+        self.arc_weight: torch.Tensor | None = None
 
     def forward(self, batch: Batch, *, graph: bool = True) -> dict[str, torch.Tensor]:
         """Scores of every output for a batch (see :class:`ArcScorer` for shapes).
@@ -147,11 +149,32 @@ class Parser(nn.Module):
         with self._fast_heads():
             return self.graph.labels(scores["graph_dep"], scores["graph_head"], index).float()
 
+    def arc_weights(self, head: torch.Tensor, deprel: torch.Tensor) -> torch.Tensor:
+        """Per-word weights [B, N] of the attachment loss from gold ``head`` and ``deprel`` [B, N].
+
+        A word weighs what its relation weighs in :attr:`arc_weight`, and a word with a weighted
+        dependent at least as much: with ``orphan`` weighted, both the orphans and the promoted
+        remnant they hang from (the gapped clause's whole shape) count more.  Padding weighs 0.
+        """
+        assert self.arc_weight is not None
+        valid = deprel != IGNORE
+        own = torch.where(valid, self.arc_weight[deprel.clamp(min=0)], torch.zeros(()))  # [B, N]
+        heads = (head - 1).clamp(min=0)  # word k is column k-1; the root (0) gets nothing
+        below = torch.where(valid & (head > 0), own, torch.zeros(()))
+        from_dependents = torch.zeros_like(own).scatter_reduce(1, heads, below, reduce="amax")  # [B, N]
+        return torch.where(valid, torch.maximum(own, from_dependents), torch.zeros(()))
+
     def loss(self, scores: dict[str, torch.Tensor], batch: Batch) -> torch.Tensor:
         """The summed loss of every output (mean over words or pairs)."""
         t = batch.targets
         total = sum(F.cross_entropy(scores[k].flatten(0, 1), t[k].flatten(), ignore_index=IGNORE) for k in TAGS)
-        total = total + F.cross_entropy(scores["arc"].flatten(0, 1), t["head"].flatten(), ignore_index=IGNORE)
+        if self.arc_weight is None:
+            total = total + F.cross_entropy(scores["arc"].flatten(0, 1), t["head"].flatten(), ignore_index=IGNORE)
+        else:
+            arc = F.cross_entropy(scores["arc"].flatten(0, 1), t["head"].flatten(), ignore_index=IGNORE,
+                                  reduction="none")  # [B*N], 0 where ignored
+            w = self.arc_weights(t["head"], t["deprel"]).flatten()
+            total = total + (w * arc).sum() / w.sum().clamp(min=1e-6)
         has_head = (t["head"] != IGNORE).nonzero()  # [K, 2]: batch, dependent
         index = torch.cat([has_head, t["head"][has_head[:, 0], has_head[:, 1]][:, None]], 1)
         rel = self.tree_labels(scores, index)

@@ -107,7 +107,7 @@ def _main_score(scores: dict[str, float], has_enhanced: bool) -> float:
 
 
 def label_weight_vector(deprels: Vocab, weights: dict[str, float]) -> torch.Tensor:
-    """Training's ``label_weights`` ({relation: loss weight}, others 1) as a vector over the relation table.
+    """Training's ``label_weights`` or ``arc_weights`` ({relation: loss weight}, others 1) as a vector over the relation table.
 
     A rare relation the decoder should posit more readily (``orphan``: gapping) can weigh more in
     the loss instead of, or besides, a ``label_bias`` added at parse time.  ValueError for a
@@ -217,6 +217,9 @@ def train_parser(config: dict[str, Any], config_path: Path, *, fresh: bool = Fal
     if cfg.get("label_weights"):
         model.deprel_weight = label_weight_vector(vocabs["deprel"], cfg["label_weights"])
         log.info("basic-relation loss weights: %s", cfg["label_weights"])
+    if cfg.get("arc_weights"):
+        model.arc_weight = label_weight_vector(vocabs["deprel"], cfg["arc_weights"])
+        log.info("attachment loss weights: %s", cfg["arc_weights"])
     enc = model.encoder.transformer
     if enc is not None and not enc.finetune:
         enc.cache = {}
