@@ -191,6 +191,15 @@ def test_a_lifted_remnant_that_closes_a_list_is_a_list_member():
     # With *Alton* its only conjunct, the lifted clause stays gapping (*and [flew from] Arles in France*).
     assert _checked("lifted-single-conjunct")[0] == 0
 
+
+def test_a_verb_without_a_subject_right_after_the_clause_is_its_predicate():
+    # *and a bakery and a cafe in Milan were opened*: *were opened* is the clause's own verb, and
+    # its subject is what the parser took for remnants.
+    changed, deprels = _checked("verb-after-clause")
+    assert changed == 1 and deprels[14] == "nmod"
+    # Without the verb the same words are gapping (*and [opened] a bakery and a cafe in Milan*).
+    assert _checked("nothing-after-clause")[0] == 0
+
 def _rebuilt(sent_id: str, language: str = "en") -> tuple[int, list[tuple[int, str]]]:
     """How many clauses :func:`rebuild_unseen_gapping` rebuilds in a fixture sentence, and its tree after."""
     sentence = _sentence(sent_id)

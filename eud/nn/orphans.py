@@ -60,6 +60,11 @@ when its promoted remnant closes a list, the nominal it hangs on having
 other conjuncts before it (:func:`list_member`: *via Funding, Smith Barney
 and Hanifen, Imhoff Inc.*); gold orphan trees are never lifted, and none of
 the clauses the English package finds in GAPPING train is of that shape.
+Last among the shape checks, a clause right after which comes a finite verb
+without a subject is undone (:func:`followed_by_predicate`): that verb is the
+clause's own, and the "remnants" its subject (*and the Vienna Centre ... and an
+office ... were established*); it needs FEATS, and no gold clause of EWT or
+GUM train, nor any the English package finds in GAPPING train and dev, has one.
 
 Two kinds of orphan are no remnant at all, and :func:`stray_orphans` hands
 them back to the parser's other choice before the clause is judged: an orphan
@@ -240,15 +245,38 @@ def list_member(clause: Alignment, tree: BasicTree) -> bool:
     return any(words[c - 1].udeprel == "conj" and c < promoted.id for c in tree.children[promoted.head])
 
 
+def followed_by_predicate(clause: Alignment, tree: BasicTree) -> bool:
+    """Whether a finite verb or auxiliary without a subject comes right after the gapped clause.
+
+    A gapped clause has lost its verb, so the word after its last remnant is punctuation, a
+    conjunction or a shared modifier.  A finite verb there that has no subject of its own is the
+    clause's own predicate, and the "remnants" are its subject, which the parser left unattached
+    (*and the Vienna Centre for Disarmament and Non-Proliferation and an office of the
+    International Peace Institute were established*: *Centre* promoted, *office* its orphan).
+    Finiteness comes from FEATS, so a file without them passes.
+    """
+    words = tree.sentence.words
+    clause_words = set().union(*(tree.subtree(r.id, set()) for r in clause.remnants))
+    after = max(clause_words) + 1
+    if after > len(words):
+        return False
+    verb = words[after - 1]
+    if verb.upos not in ("VERB", "AUX") or verb.feat("VerbForm") != "Fin" or after in clause_words:
+        return False
+    predicate = verb.head if verb.upos == "AUX" and verb.head else verb.id
+    return not any(words[c - 1].udeprel in ("nsubj", "csubj", "expl") for c in tree.children[predicate])
+
+
 def unsound(clause: Alignment, tree: BasicTree) -> bool:
     """Whether a gapped clause fails a check of its shape (no parser scores needed).
 
     Its remnants lack correlates (:func:`lacks_correlates`), are marked otherwise than them
     (:func:`unparallel`), its promoted remnant has a copula (:func:`has_copula`) or closes a list
-    (:func:`list_member`), or its orphan modifies the promoted remnant (:func:`nonfinite_modifier`).
+    (:func:`list_member`), its orphan modifies the promoted remnant (:func:`nonfinite_modifier`),
+    or a verb without a subject follows it (:func:`followed_by_predicate`).
     """
     return (lacks_correlates(clause) or unparallel(clause, tree) or has_copula(clause, tree)
-            or list_member(clause, tree) or nonfinite_modifier(clause, tree))
+            or list_member(clause, tree) or nonfinite_modifier(clause, tree) or followed_by_predicate(clause, tree))
 
 
 def _lemma(word: Word) -> str:
