@@ -34,6 +34,20 @@ def test_missing_input_is_a_usage_error(argv: list[str], tmp_path: Path, capsys:
     assert "nope.conllu" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("config_text", [
+    'train = "nope.conllu"\ndev = "nope.conllu"\noutput = "m"\nwork_dir = "w"\nlanguage = "en"\n',
+    'task = "segmenter"\noutput = "m"\n[languages]\nen = ["nope.conllu"]\n',
+], ids=["parser", "segmenter"])
+def test_a_training_file_the_config_names_must_exist(config_text: str, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("torch")
+    config = tmp_path / "train.toml"  # paths relative to the config: tmp_path/nope.conllu
+    config.write_text(config_text, encoding="utf-8")
+    assert eud(["train", "--config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert str(tmp_path / "nope.conllu") in err and "Traceback" not in err
+
+
 @pytest.mark.parametrize("command", [["enhance", "--lang", "en"], ["collapse"], ["validate", "--fix"]])
 def test_no_half_written_output(command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = tmp_path / "in.conllu"

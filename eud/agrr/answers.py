@@ -26,9 +26,10 @@
   адресованы*; a predicative modal is the verb, *должна была нести*, and so
   is *мочь* over the infinitive or participle the gapped clause hangs from,
   *могут быть связаны*; the frozen *может быть* + a short passive participle
-  marks the participle, *может быть записан*; past *быть* hung as an auxiliary from anything else is the
-  verb, *было выше*); when the rule found no antecedent (the promoted remnant hangs
-  from a verb as ``obl``, say, rather than as ``conj``), the first verb
+  marks the participle, *может быть записан*; past *быть* hung as an
+  auxiliary from anything else is the verb, *было выше*); when the rule
+  found no antecedent (the promoted remnant hangs from a verb as ``obl``,
+  say, rather than as ``conj``), the first verb
   above the promoted remnant, else the last verb before it
   (:func:`antecedent`); another verb before the gapped clause whose
   dependents parallel the remnants far better than the copied verb's is
@@ -1060,8 +1061,8 @@ def modal_group(words: list[Word], word: Word) -> bool:
     if form not in MODALS and head.lemma not in ("мочь", "смочь") and not form.startswith(("мож", "мог", "смож", "смог")):
         return False
     between = words[head.id:word.id - 1]
-    perhaps = head.form.lower() == "может" and any(w.form.lower() == "быть" for w in between)
-    return word.feat("VerbForm") == "Inf" or passive_participle(word) and not perhaps
+    perhaps = form == "может" and any(w.form.lower() == "быть" for w in between)
+    return word.feat("VerbForm") == "Inf" or (passive_participle(word) and not perhaps)
 
 
 def verbless(word: Word) -> bool:

@@ -13,6 +13,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from eud.commands.errors import input_error
 from eud.nn.config import load_train_config
 
 EPILOG = """examples:
@@ -63,7 +64,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"eud train: the segmenter needs torch and safetensors (pip install 'eud[nn]'): {err}",
                   file=sys.stderr)
             return 1
-        return int(train_segmenter(config, args.config) or 0)
+        try:
+            return int(train_segmenter(config, args.config) or 0)
+        except OSError as err:
+            return input_error("eud train", err, str(args.config))
     for key, value in (("threads", args.threads), ("max_steps", args.max_steps), ("max_epochs", args.max_epochs)):
         if value is not None:
             config[key] = value
@@ -79,4 +83,6 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as err:
         print(f"eud train: {err}", file=sys.stderr)
         return 1
+    except OSError as err:  # a data file the config names (relative to the config file) is missing or unreadable
+        return input_error("eud train", err, str(args.config))
     return 0

@@ -106,8 +106,8 @@ def _main_score(scores: dict[str, float], has_enhanced: bool) -> float:
     return scores["ELAS"] if has_enhanced else scores["LAS"]
 
 
-def label_weight_vector(deprels: Vocab, weights: dict[str, float]) -> torch.Tensor:
-    """Training's ``label_weights`` or ``arc_weights`` ({relation: loss weight}, others 1) as a vector over the relation table.
+def label_weight_vector(deprels: Vocab, weights: dict[str, float], key: str = "label_weights") -> torch.Tensor:
+    """A config's ``label_weights`` or ``arc_weights`` ({relation: weight}, others 1) over the relation table.
 
     A rare relation the decoder should posit more readily (``orphan``: gapping) can weigh more in
     the loss instead of, or besides, a ``label_bias`` added at parse time.  ValueError for a
@@ -115,7 +115,7 @@ def label_weight_vector(deprels: Vocab, weights: dict[str, float]) -> torch.Tens
     """
     unknown = sorted(set(weights) - set(deprels.index))
     if unknown:
-        raise ValueError(f"label_weights: no such relation in the training data: {', '.join(unknown)}")
+        raise ValueError(f"{key}: no such relation in the training data: {', '.join(unknown)}")
     vector = torch.ones(len(deprels))
     for label, value in weights.items():
         vector[deprels.index[label]] = float(value)
@@ -218,7 +218,7 @@ def train_parser(config: dict[str, Any], config_path: Path, *, fresh: bool = Fal
         model.deprel_weight = label_weight_vector(vocabs["deprel"], cfg["label_weights"])
         log.info("basic-relation loss weights: %s", cfg["label_weights"])
     if cfg.get("arc_weights"):
-        model.arc_weight = label_weight_vector(vocabs["deprel"], cfg["arc_weights"])
+        model.arc_weight = label_weight_vector(vocabs["deprel"], cfg["arc_weights"], "arc_weights")
         log.info("attachment loss weights: %s", cfg["arc_weights"])
     enc = model.encoder.transformer
     if enc is not None and not enc.finetune:
