@@ -182,7 +182,6 @@ def test_a_comma_before_the_conjunction_sets_off_no_parenthetical():
                                                         "orphan", "punct", "conj", "case", "orphan", "punct"])
 
 
-
 def test_a_lifted_remnant_that_closes_a_list_is_a_list_member():
     # *from Alton, Bexley and Corby in England, and Arles in France*: *Arles* is the last of
     # *Alton*'s conjuncts, so *in France* modifies it and no verb was elided.
@@ -199,6 +198,7 @@ def test_a_verb_without_a_subject_right_after_the_clause_is_its_predicate():
     assert changed == 1 and deprels[14] == "nmod"
     # Without the verb the same words are gapping (*and [opened] a bakery and a cafe in Milan*).
     assert _checked("nothing-after-clause")[0] == 0
+
 
 def _rebuilt(sent_id: str, language: str = "en") -> tuple[int, list[tuple[int, str]]]:
     """How many clauses :func:`rebuild_unseen_gapping` rebuilds in a fixture sentence, and its tree after."""

@@ -261,7 +261,7 @@ def followed_by_predicate(clause: Alignment, tree: BasicTree) -> bool:
     if after > len(words):
         return False
     verb = words[after - 1]
-    if verb.upos not in ("VERB", "AUX") or verb.feat("VerbForm") != "Fin" or after in clause_words:
+    if verb.upos not in ("VERB", "AUX") or verb.feat("VerbForm") != "Fin":
         return False
     predicate = verb.head if verb.upos == "AUX" and verb.head else verb.id
     return not any(words[c - 1].udeprel in ("nsubj", "csubj", "expl") for c in tree.children[predicate])
