@@ -184,7 +184,7 @@ def test_style_lookup() -> None:
     assert Gapping(language="lv_lvtb").style == Style(place="promoted_word")
     english = {"place": "before_first", "propagate": False, "skip_penalty": 0.5, "punct_after": False,
                "punct_embedded": False, "nested": True, "person_cost": 2.0,
-               "contrasts": ("some/other", "one/other", "one/another", "former/latter"),
+               "contrasts": ("some/other", "one/other", "one/another", "former/latter"), "unstressed": ("it",),
                "verbless_subjects": True, "bare_remnants": True}
     assert Gapping(language="en").style == Style(**english, share_obj=True, promoted=True)
     assert Gapping(language="en_ewt").style == Style(**english, punct=False, keep=True)
@@ -204,6 +204,11 @@ def test_profile_style_checks_the_table() -> None:
     for bad in ("some/other", ["some-other"], ["a/b/c"], [1]):
         with pytest.raises(ProfileError, match='contrasts must be a list of "lemma/lemma" strings'):
             profile_style(profile_from_dict({"gapping": {"contrasts": bad}}, "t"))
+    style = profile_style(profile_from_dict({"gapping": {"unstressed": ["It"]}}, "t"))
+    assert style.unstressed == ("It",) and style.pairing.unstressed == {"it"}
+    for bad in ("it", ["some/other"], [1]):
+        with pytest.raises(ProfileError, match="unstressed must be a list of lemma strings"):
+            profile_style(profile_from_dict({"gapping": {"unstressed": bad}}, "t"))
 
 
 def _objective(tree: BasicTree, remnants: list, correlates: list, choice: tuple) -> float | None:
@@ -455,9 +460,11 @@ def test_words_a_profile_makes_contrast_pair_up_first() -> None:
     tree = BasicTree(sentence)
     some, it, others = sentence.words[0], sentence.words[2], sentence.words[6]
     english = Gapping(language="en").style.pairing
+    contrasts = Pairing(contrasts=english.contrasts)
     assert pair_score(tree, others, some) == pair_score(tree, others, it)
-    assert pair_score(tree, others, some, pairing=english) == pytest.approx(
-        pair_score(tree, others, it, pairing=english) + 3.0)
+    assert pair_score(tree, others, some, pairing=contrasts) == pytest.approx(
+        pair_score(tree, others, it, pairing=contrasts) + 3.0)
+    assert pair_score(tree, others, it, pairing=english) < 0  # and English *it* contrasts with nothing (unstressed)
     enhance(sentence, language="en")
     assert [sentence.deps((i, 0)) for i in (1, 3, 7, 9)] == ["2:nsubj", "2:obj|6.1:obj", "6.1:nsubj", "6.1:obl"]
 

@@ -342,3 +342,12 @@ def _cycle(words, i: int) -> bool:
         seen.add(i)
         i = words[i - 1].head
     return False
+
+
+def test_unstressed_it_contrasts_with_no_remnant():
+    # *It was sunny in May and rain in June*: *it* cannot carry contrast (converters/en.toml:
+    # unstressed), so *rain* has no correlate and the two-remnant clause is undone; *rain in June*
+    # is a conjunct of *sunny*.  *He ... and Ann in June* is gapping: *Ann* contrasts with *He*.
+    changed, deprels = _checked("unstressed-it")
+    assert changed == 1 and deprels[8] == "nmod"
+    assert _checked("stressed-he") == (0, ["nsubj", "cop", "root", "case", "obl", "cc", "conj", "case", "orphan", "punct"])

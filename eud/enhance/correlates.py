@@ -58,10 +58,16 @@ class Pairing:
     person_cost: float = 0.0
     # Lowercased lemma pairs that contrast with each other (*some ... others*, *one ... the other*).
     contrasts: frozenset[frozenset[str]] = field(default_factory=frozenset)
+    # Lowercased lemmas of pronouns that cannot carry contrast (English *it*): only the same lemma pairs with them.
+    unstressed: frozenset[str] = frozenset()
 
     def contrast(self, remnant: Word, correlate: Word) -> bool:
         """Whether the two words' lemmas are one of the language's contrasting pairs."""
         return bool(self.contrasts) and frozenset((_lemma(remnant), _lemma(correlate))) in self.contrasts
+
+    def unfocused(self, remnant: Word, correlate: Word) -> bool:
+        """Whether ``correlate`` is a pronoun that cannot contrast with ``remnant``: one the language cannot stress."""
+        return correlate.upos == "PRON" and _lemma(correlate) in self.unstressed and _lemma(remnant) != _lemma(correlate)
 
 
 NEUTRAL = Pairing()
@@ -152,7 +158,8 @@ def pair_score(tree: BasicTree, remnant: Word, correlate: Word, *, pairing: Pair
     speaker and the hearer are taken to be shared by both clauses rather than contrasted with a
     noun (*Paul has informed me that ...; Ives that ...*: *Ives* / *Paul*, not *me*).  A pair of
     lemmas the profile makes contrast (``[gapping] contrasts``: *Some date it from X, others from
-    Y*) adds :data:`CONTRAST_BONUS`.
+    Y*) adds :data:`CONTRAST_BONUS`.  A pronoun the language cannot stress (``[gapping] unstressed``,
+    English *it*) pairs with no remnant but one of its own lemma: contrast needs stress.
     """
     rc, cc = remnant.feat("Case"), correlate.feat("Case")
     if rc and cc and rc != cc:
@@ -160,6 +167,8 @@ def pair_score(tree: BasicTree, remnant: Word, correlate: Word, *, pairing: Pair
     if correlate.udeprel in FUNCTION and (remnant.upos != correlate.upos or remnant.upos not in FUNCTION_UPOS):
         return -10.0  # function words only correlate with function words
     if correlate.udeprel == "expl" and _lemma(remnant) != _lemma(correlate):
+        return -10.0
+    if pairing.unfocused(remnant, correlate):
         return -10.0  # an expletive has no meaning to contrast with (*there is error, and in our error, truth*)
     score = 2.0 if phrase_class(tree, remnant) == phrase_class(tree, correlate) else -1.5
     if remnant.upos == correlate.upos:

@@ -185,6 +185,8 @@ class Style:
     # Lemma pairs made to contrast, written "some/other": a remnant and a correlate that make one
     # pair up first (see correlates.Pairing).
     contrasts: tuple[str, ...] = ()
+    # Pronoun lemmas that cannot carry contrast, so pair with no remnant but their own lemma (see correlates.Pairing).
+    unstressed: tuple[str, ...] = ()
     # Remnants whose correlates sit below the antecedent (in its xcomp, ...) hang
     # from one more empty node for each elided predicate (Gapping._deeper), as in
     # the guidelines and the GAPPING corpus; the UD treebanks mostly do not.
@@ -208,7 +210,8 @@ class Style:
     def pairing(self) -> Pairing:
         """The profile's additions to remnant-correlate scores (:class:`~eud.enhance.correlates.Pairing`)."""
         pairs = frozenset(frozenset(pair.lower().split("/")) for pair in self.contrasts)
-        return Pairing(person_cost=self.person_cost, contrasts=pairs)
+        return Pairing(person_cost=self.person_cost, contrasts=pairs,
+                       unstressed=frozenset(lemma.lower() for lemma in self.unstressed))
 
 
 PLACES = ("first_phrase", "first_word", "promoted_word", "before_first", "mirror")
@@ -224,8 +227,10 @@ def profile_style(profile: Profile) -> Style:
     for key, value in values.items():
         want = type(getattr(Style(), key))
         if want is tuple:
-            if not isinstance(value, list) or not all(isinstance(v, str) and v.count("/") == 1 for v in value):
-                raise ProfileError(f'{profile.name}: [gapping] {key} must be a list of "lemma/lemma" strings')
+            slashes = 1 if key == "contrasts" else 0
+            if not isinstance(value, list) or not all(isinstance(v, str) and v.count("/") == slashes for v in value):
+                shape = '"lemma/lemma"' if slashes else "lemma"
+                raise ProfileError(f"{profile.name}: [gapping] {key} must be a list of {shape} strings")
             values[key] = tuple(value)
         elif not isinstance(value, (float, int) if want is float else want) or isinstance(value, bool) != (want is bool):
             raise ProfileError(f"{profile.name}: [gapping] {key} must be a {type(getattr(Style(), key)).__name__}")
@@ -679,9 +684,11 @@ class Gapping:
         labels = {}
         rank = 0  # bare nominal remnants so far
         for r, c in zip(remnants, matched):
-            if c is None and spare and pos_class(r) == "N" and not tree.marker(r.id) and r.feat("Case") in STRUCTURAL:
-                c = spare.pop(0)
-                matched[remnants.index(r)] = c
+            if c is None and pos_class(r) == "N" and not tree.marker(r.id) and r.feat("Case") in STRUCTURAL:
+                c = next((q for q in spare if not self.style.pairing.unfocused(r, q)), None)
+                if c is not None:
+                    spare.remove(c)
+                    matched[remnants.index(r)] = c
             if c is not None:
                 labels[r.id] = label_from_correlate(stands.get(c.id, c), r)
             else:
