@@ -265,24 +265,49 @@ def test_adjacent_conjuncts_after_a_slash_stay():
     assert _left_alone("adjacent-slash")
 
 
+def test_a_trailing_phrase_that_mirrors_one_of_the_full_clause_is_a_remnant():
+    """*They sold the house to Kim and the car to Lee*: *to Lee* mirrors *to Kim*, so it is *car*'s orphan.
+
+    The parser hung *car* on *sold* as a bare noun and *to Lee* on *sold* as a shared modifier.
+    """
+    rebuilt, tree = _rebuilt("mirrored-phrase")
+    assert rebuilt == 1
+    assert tree[6:11] == [(9, "cc"), (9, "det"), (2, "conj"), (11, "case"), (9, "orphan")]
+    sentence = _sentence("mirrored-phrase")
+    rebuild_unseen_gapping(sentence, Gapping(language="en"))
+    (clause,) = Gapping(language="en").alignments(sentence)
+    assert [c.form for c in clause.correlates] == ["house", "Kim"]
+
+
+def test_a_trailing_phrase_that_mirrors_nothing_stays_shared():
+    """*and the car for cash*: no *for* phrase before the conjunction; *the house and the car to Lee*: nothing at all."""
+    assert _left_alone("mirrored-other-adposition")
+    assert _left_alone("mirrored-nothing-before")
+    assert _left_alone("mirrored-phrase", language="en_gum") is False  # en_gum inherits the English key
+    assert _left_alone("mirrored-phrase", language="ru")
+
+
 def test_a_language_with_verbless_clauses_keeps_its_stranded_subjects():
     """The Russian profile does not set ``verbless_subjects``: *а она — врач* needs no verb."""
     assert _left_alone("stranded-compound", language="ru")
 
 
 def test_the_shipped_english_parser_restores_the_verb_the_parser_did_not_see(one_torch_thread):
-    """The parser alone reads *she coffee* as a compound, *they pasta* and *the adults wine* as two conjuncts."""
+    """The parser alone reads *she coffee* as a compound, *they pasta* and *the adults wine* as two conjuncts,
+    and *for dinner* as a modifier of *bought* shared by *bread* and *cheese*."""
     pytest.importorskip("torch")
     import eud
 
     nlp = eud.load(REPO / "models" / "en_ewt")
-    text = "He likes tea and she coffee. We ordered pizza and they pasta. The children wanted cake and the adults wine."
-    for sentence, verb, subject, obj in zip(nlp(text).sentences, ("likes", "ordered", "wanted"), ("she", "they", "adults"),
-                                            ("coffee", "pasta", "wine"), strict=True):
+    text = ("He likes tea and she coffee. We ordered pizza and they pasta. The children wanted cake and the adults wine. "
+            "We bought bread for breakfast and cheese for dinner.")
+    remnants = [{"she": "nsubj", "coffee": "obj"}, {"they": "nsubj", "pasta": "obj"}, {"adults": "nsubj", "wine": "obj"},
+                {"cheese": "obj", "dinner": "obl:for"}]  # the last: mirrored_phrases
+    for sentence, verb, labels in zip(nlp(text).sentences, ("likes", "ordered", "wanted", "bought"), remnants, strict=True):
         (node,) = sentence.empty_nodes
         assert node.form == verb
         words = {w.form: w for w in sentence.words}
-        for form, label in ((subject, "nsubj"), (obj, "obj")):
+        for form, label in labels.items():
             assert [lab for head, _, lab in sentence.enhanced.heads((words[form].id, 0)) if head == node.node] == [label]
 
 

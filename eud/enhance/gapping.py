@@ -205,6 +205,11 @@ class Style:
     # own (*and her husband beer*).  Read by the parser's repair,
     # :func:`eud.nn.orphans.adjacent_conjuncts`.
     bare_remnants: bool = False
+    # A verbless nominal conjunct of a verb, followed directly by a phrase the parser hung on that
+    # verb which mirrors a phrase of the full clause before the conjunction (same adposition, same
+    # category), is a gapped clause with those two remnants (*promote TPA for X and streptokinase
+    # for Y*).  Read by the parser's repair, :func:`eud.nn.orphans.mirrored_phrases`.
+    mirrored_phrases: bool = False
 
     @cached_property
     def pairing(self) -> Pairing:

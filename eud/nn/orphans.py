@@ -90,8 +90,9 @@ more than dev's (``eval/RESULTS.md``).
 
 The opposite repair, :func:`rebuild_unseen_gapping`, builds gapped clauses the parser did not
 see, where its tree allows no other reading: a subject pronoun after a conjunction with no verb
-of its own (*He likes tea and she coffee*), and two conjuncts with nothing between them (*The
-children wanted cake and the adults wine*).
+of its own (*He likes tea and she coffee*), two conjuncts with nothing between them (*The
+children wanted cake and the adults wine*), and a verbless conjunct followed by a phrase that
+mirrors one of the full clause (*promote TPA for heart patients and streptokinase for other purposes*).
 """
 
 from __future__ import annotations
@@ -100,7 +101,7 @@ import itertools
 import math
 from collections.abc import Callable
 
-from eud.enhance.correlates import FUNCTION_UPOS, BasicTree
+from eud.enhance.correlates import FUNCTION_UPOS, BasicTree, pos_class
 from eud.enhance.gapping import Alignment, Gapping
 from eud.graph import Sentence, Word
 
@@ -384,6 +385,8 @@ def demote_without_correlates(sentence: Sentence, fallback: list[str], gapping: 
     return changed
 
 
+# The relations of a verb's phrase that may be a gapped clause's second remnant (mirrored_phrases).
+TRAILING = frozenset({"obl", "obj", "iobj", "advmod", "advcl", "xcomp"})
 # What a subject remnant's clause may hold: phrases of these parts of speech, no verb.
 REMNANT_UPOS = frozenset({"NOUN", "PROPN", "NUM", "PRON", "DET", "ADJ", "ADP", "ADV", "PART", "SYM"})
 NOMINAL_HEADS = frozenset({"NOUN", "PROPN", "NUM", "PRON", "SYM"})
@@ -392,14 +395,15 @@ NOMINAL_HEADS = frozenset({"NOUN", "PROPN", "NUM", "PRON", "SYM"})
 def rebuild_unseen_gapping(sentence: Sentence, gapping: Gapping) -> int:
     """Rebuild gapped clauses the parser read as something no grammar allows; returns how many.
 
-    A parser that saw little gapping reads some textbook cases as noun phrases.  Two shapes
-    cannot be anything else, each switched on by a key of the profile's ``[gapping]`` table:
-    :func:`stranded_subjects` (``verbless_subjects``) and :func:`adjacent_conjuncts`
-    (``bare_remnants``).
+    A parser that saw little gapping reads some textbook cases as noun phrases.  Three shapes
+    cannot well be anything else, each switched on by a key of the profile's ``[gapping]`` table:
+    :func:`stranded_subjects` (``verbless_subjects``), :func:`adjacent_conjuncts`
+    (``bare_remnants``) and :func:`mirrored_phrases` (``mirrored_phrases``).
     """
     style = gapping.style
     return ((stranded_subjects(sentence, gapping) if style.verbless_subjects else 0)
-            + (adjacent_conjuncts(sentence, gapping) if style.bare_remnants else 0))
+            + (adjacent_conjuncts(sentence, gapping) if style.bare_remnants else 0)
+            + (mirrored_phrases(sentence, gapping) if style.mirrored_phrases else 0))
 
 
 def stranded_subjects(sentence: Sentence, gapping: Gapping) -> int:
@@ -469,8 +473,66 @@ def adjacent_conjuncts(sentence: Sentence, gapping: Gapping) -> int:
                     or (after[1] < len(words) and words[after[1]].upos != "PUNCT")):
                 continue
             candidates.append((first, verb, cc, second))
-    return sum(_rebuild(sentence, gapping, first, verb, cc, [second], strict=True)
+    return sum(_rebuild(sentence, gapping, first, verb, cc, [second], accept=_contrasts_with_subject)
                for first, verb, cc, second in candidates)
+
+
+def _contrasts_with_subject(clause: Alignment, tree: BasicTree) -> bool:
+    """Whether every remnant has a correlate, the promoted one a subject."""
+    subject = clause.correlates[clause.remnants.index(clause.promoted)]
+    return None not in clause.correlates and subject is not None and subject.udeprel in ("nsubj", "csubj")
+
+
+def mirrored_phrases(sentence: Sentence, gapping: Gapping) -> int:
+    """Rebuild gapped clauses whose second remnant the parser hung on the full clause's verb; returns how many.
+
+    In *promote TPA for heart patients and streptokinase for other purposes* the parser makes
+    *streptokinase* a ``conj`` of *promote*, a noun with no verb of its own, and hangs *for other
+    purposes* on *promote* as well, a modifier shared by both conjuncts.  But the first conjunct
+    already has its own phrase of that shape (*for heart patients*) between the promoted remnant's
+    correlate (*TPA*) and the conjunction, so the trailing one mirrors it: it is the gapped clause's
+    second remnant (*3,040,000 shares will be sold by the company and 210,000 by a holder*).  The
+    trailing phrase must follow the conjunct directly and end its clause, and it is made the
+    conjunct's ``orphan`` (:func:`_rebuild`) only when both remnants have correlates in that order,
+    the second marked by the same adposition or subordinator as its correlate and of its category.
+    """
+    words = sentence.words
+    if not any(w.udeprel == "conj" and w.upos in NOMINAL_HEADS for w in words):
+        return 0
+    tree = BasicTree(sentence)
+    candidates = []
+    for verb in words:
+        if verb.upos != "VERB":
+            continue
+        dependents = [words[c - 1] for c in tree.children[verb.id]]
+        for conjunct in dependents:
+            if conjunct.udeprel != "conj" or conjunct.upos not in NOMINAL_HEADS:
+                continue
+            own = [words[c - 1] for c in tree.children[conjunct.id]]
+            cc = next((w for w in own if w.udeprel == "cc" and w.id < conjunct.id), None)
+            if cc is None or any(w.udeprel in PREDICATE_MARKERS | {"mark", "orphan"} for w in own):
+                continue
+            end = tree.span(conjunct.id, set())[1]
+            phrase = next((w for w in dependents if w.id > end and w.udeprel in TRAILING), None)
+            if phrase is None or not tree.marker(phrase.id) or tree.span(phrase.id, set())[0] != end + 1:
+                continue
+            last = tree.span(phrase.id, set())[1]
+            if last < len(words) and words[last].upos != "PUNCT":
+                continue
+            candidates.append((conjunct, verb, cc, phrase))
+    return sum(_rebuild(sentence, gapping, conjunct, verb, cc, [phrase], accept=_mirrors)
+               for conjunct, verb, cc, phrase in candidates)
+
+
+def _mirrors(clause: Alignment, tree: BasicTree) -> bool:
+    """Whether a two-remnant clause's orphan mirrors a phrase of the full clause before the conjunction."""
+    if len(clause.remnants) != 2 or None in clause.correlates:
+        return False
+    promoted_correlate = clause.correlates[clause.remnants.index(clause.promoted)]
+    orphan, correlate = next((r, c) for r, c in zip(clause.remnants, clause.correlates) if r is not clause.promoted)
+    cc = next((w for w in tree.sentence.words if w.head == clause.promoted.id and w.udeprel == "cc"), None)
+    return (cc is not None and promoted_correlate.id < correlate.id < cc.id  # type: ignore[union-attr]
+            and tree.marker(orphan.id) == tree.marker(correlate.id) and pos_class(orphan) == pos_class(correlate))
 
 
 def _has_possessive(tree: BasicTree, word: Word) -> bool:
@@ -480,12 +542,11 @@ def _has_possessive(tree: BasicTree, word: Word) -> bool:
 
 
 def _rebuild(sentence: Sentence, gapping: Gapping, promoted: Word, verb: Word, cc: Word, orphans: list[Word],
-             strict: bool = False) -> bool:
+             accept: Callable[[Alignment, BasicTree], bool] | None = None) -> bool:
     """Make ``promoted`` a ``conj`` of ``verb`` with ``cc`` and ``orphans`` under it; whether the clause stays.
 
     The rebuilt clause is put back as the parser had it when it fails the shape checks a parsed
-    clause must pass (:func:`unsound`), or, ``strict``, when any remnant has no correlate or the
-    promoted one does not contrast with a subject.
+    clause must pass (:func:`unsound`) or the shape's own test ``accept``.
     """
     if _dominates(sentence, {promoted.id, *(o.id for o in orphans)}, verb.id):
         return False  # the parser hung the verb inside the clause; rebuilding would make a cycle
@@ -495,10 +556,8 @@ def _rebuild(sentence: Sentence, gapping: Gapping, promoted: Word, verb: Word, c
     for o in orphans:
         o.head, o.deprel = promoted.id, "orphan"
     clause = next((c for c in gapping.alignments(sentence) if c.promoted is promoted), None)
-    fails = clause is None or unsound(clause, BasicTree(sentence))
-    if not fails and strict:
-        subject = clause.correlates[clause.remnants.index(promoted)]
-        fails = None in clause.correlates or subject is None or subject.udeprel not in ("nsubj", "csubj")
+    tree = BasicTree(sentence)
+    fails = clause is None or unsound(clause, tree) or (accept is not None and not accept(clause, tree))
     if fails:
         for i, (head, deprel) in saved.items():
             sentence.words[i - 1].head, sentence.words[i - 1].deprel = head, deprel
