@@ -167,9 +167,9 @@ def pair_score(tree: BasicTree, remnant: Word, correlate: Word, *, pairing: Pair
     if correlate.udeprel in FUNCTION and (remnant.upos != correlate.upos or remnant.upos not in FUNCTION_UPOS):
         return -10.0  # function words only correlate with function words
     if correlate.udeprel == "expl" and _lemma(remnant) != _lemma(correlate):
-        return -10.0
-    if pairing.unfocused(remnant, correlate):
         return -10.0  # an expletive has no meaning to contrast with (*there is error, and in our error, truth*)
+    if pairing.unfocused(remnant, correlate):
+        return -10.0  # nor has an unstressable pronoun the stress contrast needs (*It may be X, but Y in March*)
     score = 2.0 if phrase_class(tree, remnant) == phrase_class(tree, correlate) else -1.5
     if remnant.upos == correlate.upos:
         score += 0.5  # a name parallels a name, a common noun a common noun (*gave Mary a book and Sue a pen*)

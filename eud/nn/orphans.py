@@ -526,12 +526,12 @@ def mirrored_phrases(sentence: Sentence, gapping: Gapping) -> int:
 
 def _mirrors(clause: Alignment, tree: BasicTree) -> bool:
     """Whether a two-remnant clause's orphan mirrors a phrase of the full clause before the conjunction."""
-    if len(clause.remnants) != 2 or None in clause.correlates:
+    pairs = [(r, c) for r, c in zip(clause.remnants, clause.correlates) if c is not None]
+    if len(clause.remnants) != 2 or len(pairs) != 2:
         return False
-    promoted_correlate = clause.correlates[clause.remnants.index(clause.promoted)]
-    orphan, correlate = next((r, c) for r, c in zip(clause.remnants, clause.correlates) if r is not clause.promoted)
+    (_, promoted_correlate), (orphan, correlate) = sorted(pairs, key=lambda pair: pair[0] is not clause.promoted)
     cc = next((w for w in tree.sentence.words if w.head == clause.promoted.id and w.udeprel == "cc"), None)
-    return (cc is not None and promoted_correlate.id < correlate.id < cc.id  # type: ignore[union-attr]
+    return (cc is not None and promoted_correlate.id < correlate.id < cc.id
             and tree.marker(orphan.id) == tree.marker(correlate.id) and pos_class(orphan) == pos_class(correlate))
 
 
