@@ -182,6 +182,15 @@ def test_a_comma_before_the_conjunction_sets_off_no_parenthetical():
                                                         "orphan", "punct", "conj", "case", "orphan", "punct"])
 
 
+def test_an_afterthought_after_a_comma_is_no_remnant():
+    # *and tables in June, via an agent*: *via an agent* ends the sentence, contrasts with nothing
+    # and follows a comma: it modifies the whole coordination.  *tables* / *in June* stay gapping.
+    changed, deprels = _checked("afterthought")
+    assert changed == 1 and deprels[12] == "nmod" and deprels[8] == "orphan"
+    # A lone remnant after a comma stays: without it there would be no clause to modify.
+    assert _checked("lone-remnant-after-comma")[0] == 0
+
+
 def test_a_lifted_remnant_that_closes_a_list_is_a_list_member():
     # *from Alton, Bexley and Corby in England, and Arles in France*: *Arles* is the last of
     # *Alton*'s conjuncts, so *in France* modifies it and no verb was elided.
