@@ -310,7 +310,7 @@ def stray_orphans(clause: Alignment, nesting: list[tuple[int, ...]], tree: Basic
     remnant, without a correlate, whose phrase commas set off on both sides (*or, in fact,
     productive multitasking*; *and, to a certain extent, in Turkey*).  An afterthought is the
     clause's last phrase, after the promoted remnant, without a correlate and after a comma: it
-    modifies the whole coordination (*..., and the balance by holders, via Salomon Brothers Inc.*;
+    modifies the whole coordination (*..., and the balance by a holder, via Salomon Brothers Inc.*;
     *and its 10 % issue at 102 3/8, up 4/32*); it is stray only when the clause has another
     orphan, so that a lone remnant set off by a comma (*the DHS, by augmented effects*) stays.  A
     modifier is an adverb or particle without a correlate before the promoted remnant; it is
