@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gapping_benchmark import score_gapping, strip_deps
+from gapping_benchmark import pct, prf, score_gapping, strip_deps
 
 from eud.conllu import parse_conllu, read_conllu
 from eud.graph import Sentence
@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         stat = weights.stat()
         cache = args.cache / f"{Path(args.model).name}-{stat.st_size}-{int(stat.st_mtime)}"
     print(f"model {args.model}, from gold tokens")
-    print("| file | gap-edge P / R / F1 | gapped sentences found | false alarms |")
+    print("| file | gap-edge P / R / F1 | gapped sentences found, % | false alarms |")
     print("|---|---|---|---|")
     for name in args.files:
         if not (args.data / FILES[name][0]).exists():
@@ -97,11 +97,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         gold, system = run(pipe, args.data, name, cache)
         c = score_gapping(gold, system)
-        p, r = c["match"] / max(1, c["sys_edges"]), c["match"] / max(1, c["gold_edges"])
-        f1 = 2 * p * r / max(1e-9, p + r)
-        found = f"{100 * c['found'] / max(1, c['gapped']):.1f}% ({c['found']}/{c['gapped']})" if c["gapped"] else "-"
-        edges = f"{100 * p:.1f} / {100 * r:.1f} / {100 * f1:.1f}" if c["gapped"] else "-"
-        print(f"| {name} | {edges} | {found} | {c['false_alarms']} |", flush=True)
+        edges = prf(c["match"], c["sys_edges"], c["gold_edges"]) if c["gapped"] else "–"
+        print(f"| {name} | {edges} | {pct(c['found'], c['gapped'])} | {c['false_alarms']} |", flush=True)
         if name in args.show:
             for g, s in zip(gold, system):
                 if s.empty_nodes and not g.empty_nodes:

@@ -525,10 +525,10 @@ def mirrored_phrases(sentence: Sentence, gapping: Gapping) -> int:
                 continue
             end = tree.span(conjunct.id, set())[1]
             phrase = next((w for w in dependents if w.id > end and w.udeprel in TRAILING), None)
-            if phrase is None or not tree.marker(phrase.id) or tree.span(phrase.id, set())[0] != end + 1:
+            if phrase is None or not tree.marker(phrase.id):
                 continue
-            last = tree.span(phrase.id, set())[1]
-            if last < len(words) and words[last].upos != "PUNCT":
+            first, last = tree.span(phrase.id, set())
+            if first != end + 1 or (last < len(words) and words[last].upos != "PUNCT"):
                 continue
             candidates.append((conjunct, verb, cc, phrase))
     return sum(_rebuild(sentence, gapping, conjunct, verb, cc, [phrase], accept=_mirrors)
@@ -541,7 +541,8 @@ def _mirrors(clause: Alignment, tree: BasicTree) -> bool:
     if len(clause.remnants) != 2 or len(pairs) != 2:
         return False
     (_, promoted_correlate), (orphan, correlate) = sorted(pairs, key=lambda pair: pair[0] is not clause.promoted)
-    cc = next((w for w in tree.sentence.words if w.head == clause.promoted.id and w.udeprel == "cc"), None)
+    words = tree.sentence.words
+    cc = next((words[c - 1] for c in tree.children[clause.promoted.id] if words[c - 1].udeprel == "cc"), None)
     return (cc is not None and promoted_correlate.id < correlate.id < cc.id
             and tree.marker(orphan.id) == tree.marker(correlate.id) and pos_class(orphan) == pos_class(correlate))
 
