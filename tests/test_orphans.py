@@ -148,6 +148,25 @@ def test_an_orphan_paired_with_an_adjectival_modifier_is_part_of_a_list():
     assert changed == 1 and deprels[9] == "nmod"
 
 
+def test_an_orphan_paired_with_a_nominal_modifier_it_does_not_mirror_is_part_of_a_list():
+    # *and Oxford in York*: *in York* pairs only with *from Yale*, inside the object; its own
+    # adposition differs, so *Oxford in York* is a second place the degrees came from.
+    changed, deprels = _checked("orphan-pairs-with-nominal-modifier")
+    assert changed == 1 and deprels[8] == "nmod"
+    # *and Bob from Harvard* mirrors *from Yale*: gapping stays (*Bob [got degrees] from Harvard*).
+    assert _checked("orphan-mirrors-nominal-modifier")[0] == 0
+
+
+def test_a_phrase_coordinated_with_its_correlate_shares_what_follows():
+    # *in Lyon and in Nice for ten years*: *in Nice* comes right after *in Lyon* across the
+    # conjunction, and *for ten years*, with nothing like it before, modifies both places.
+    changed, deprels = _checked("coordinated-phrases")
+    assert changed == 1 and deprels[10] == "nmod"
+    # *for a year in Lyon and in Nice for two months*: *for two months* mirrors *for a year*, so
+    # it contrasts with it, and the clause stays gapping.
+    assert _checked("coordinated-phrases-mirrored")[0] == 0
+
+
 def test_a_promoted_remnant_with_its_own_copula_heads_a_full_clause():
     # *and this is my lamp in the study*: *lamp* has *is*, so the clause has its predicate;
     # without the copula the same words are gapping (*and a vase in the study*).

@@ -42,10 +42,12 @@ remnants are marked by other adpositions or subordinators than their
 correlates (:func:`unparallel`): contrasting phrases mirror each other (*to
 Paris* / *to Rome*), list members need not.  That costs 3 more GUM train
 clauses and none of the other files.  And it is undone when an orphan's
-correlate is an adjectival modifier: with no dependent of the elided predicate
-to contrast with, the remnant reached inside a noun phrase, and the clause is a
-list (*the old guards, and the dogs outside*).  That costs 1 more GAPPING train
-clause.  It is undone, too, when its promoted remnant has a copula of its own
+correlate is an adjectival modifier, or a nominal modifier whose adposition the
+orphan does not mirror (:func:`inside_noun_phrase`): with no dependent of the elided
+predicate to contrast with, the remnant reached inside a noun phrase, and the clause is a
+list (*the old guards, and the dogs outside*; *degrees from Columbia University in New
+York, ..., and the Sorbonne in Paris*).  That costs 2 more GAPPING train
+clauses (one contrasts *below* with *above*).  It is undone, too, when its promoted remnant has a copula of its own
 (:func:`has_copula`): it heads a copular clause, whose predicate is all there
 (*and this is my couch over here*).  No gold clause of the GAPPING corpus has
 one, and 1 of the 1,234 gold promoted remnants of all the UD files here (in
@@ -65,6 +67,13 @@ without a subject is undone (:func:`followed_by_predicate`): that verb is the
 clause's own, and the "remnants" its subject (*and the Vienna Centre ... and an
 office ... were established*); it needs FEATS, and no gold clause of EWT or
 GUM train, nor any the English package finds in GAPPING train and dev, has one.
+Last, a clause whose promoted remnant comes right after its correlate across the
+conjunction, with orphans that have nothing after that correlate to contrast with and
+mirror no phrase of the full clause, is a coordination of two phrases and what modifies
+them (:func:`coordinated_phrases`: *in northeastern India and in the Andaman Sea for a
+long time*).  No gold clause of the GAPPING corpus or EWT train has that shape; one of GUM
+train's does (*done by post or in person at the Cuban embassy in London*, which fails the
+other checks too).
 
 Two kinds of orphan are no remnant at all, and :func:`stray_orphans` hands
 them back to the parser's other choice before the clause is judged: an orphan
@@ -116,6 +125,8 @@ REMNANT_RELATIONS = frozenset({"conj", "parataxis"})
 BRACKETS = {"(": ")", "[": "]", "{": "}"}
 # Orphans that modify the promoted remnant when they come before it without a correlate.
 MODIFIER_UPOS = frozenset({"ADV", "PART"})
+# Relations of words that are no phrase of their own (coordinated_phrases).
+FUNCTION_RELATIONS = frozenset({"punct", "cc", "case", "mark", "det", "aux", "cop"})
 
 
 def is_predicate(sentence: Sentence, word_id: int, children: dict[int, list[int]]) -> bool:
@@ -177,12 +188,22 @@ def lacks_correlates(clause: Alignment) -> bool:
     # A promoted remnant that repeats the antecedent coordinates with it; nothing was elided
     # (*the Japanese gardens and the rose gardens in Forest Park*).
     repeated = clause.antecedent is not None and _lemma(clause.antecedent) == _lemma(clause.promoted)
-    # An orphan contrasts with a dependent of the elided predicate.  Paired with an adjectival
-    # modifier, it found none and reached into a noun phrase: a list read as gapping (*They
-    # watched the old guards, and the dogs outside*: *outside*/*old*).
-    in_noun_phrase = any(c is not None and c.udeprel == "amod"
-                         for r, c in zip(clause.remnants, clause.correlates) if r is not clause.promoted)
-    return unmatched >= 2 or promoted_alone or (clause.lifted and unmatched > 0) or repeated or in_noun_phrase
+    return unmatched >= 2 or promoted_alone or (clause.lifted and unmatched > 0) or repeated
+
+
+def inside_noun_phrase(clause: Alignment, tree: BasicTree) -> bool:
+    """Whether an orphan's correlate is a modifier inside a noun phrase that it does not mirror.
+
+    An orphan contrasts with a dependent of the elided predicate.  Paired with an adjectival
+    modifier, it found none and reached into a noun phrase: a list read as gapping (*They
+    watched the old guards, and the dogs outside*: *outside*/*old*).  A nominal modifier is a
+    correlate only when the orphan mirrors its adposition (*the death of his mother in 1846 and
+    his father in 1848*); otherwise each member of a list has its own modifier (*degrees from
+    Columbia University in New York, ..., and the Sorbonne in Paris*: *in Paris*/*from Columbia
+    University*).  A possessor (``nmod:poss``) has no adposition to mirror.
+    """
+    return any(c is not None and (c.udeprel == "amod" or (c.deprel == "nmod" and tree.marker(r.id) != tree.marker(c.id)))
+               for r, c in zip(clause.remnants, clause.correlates) if r is not clause.promoted)
 
 
 def unparallel(clause: Alignment, tree: BasicTree) -> bool:
@@ -272,16 +293,52 @@ def followed_by_predicate(clause: Alignment, tree: BasicTree) -> bool:
     return not any(words[c - 1].udeprel in ("nsubj", "csubj", "expl") for c in tree.children[predicate])
 
 
+def coordinated_phrases(clause: Alignment, tree: BasicTree) -> bool:
+    """Whether a "gapped clause" is a phrase coordinated with its correlate, and what follows modifies it.
+
+    The promoted remnant comes right after its correlate, across the conjunction (*operating in
+    northeastern India and in the Andaman Sea*): the full clause ends with the correlate.  The
+    orphans, all after the promoted remnant, then have nothing left to contrast with in the
+    order of the full clause: each lacks a correlate or pairs with one before the promoted
+    remnant's.  Unless one of them mirrors a phrase of the full clause, having its adposition or
+    subordinator and its category, they modify the promoted remnant or the whole coordination
+    (*for a long time*; *from Princeton undergraduate and from Law School at Yale*), and nothing
+    was elided.  In true gapping such a remnant mirrors a phrase the alignment could not reach
+    (*closed higher in Stockholm, Amsterdam and Frankfurt and lower in Zurich*: *in Zurich*
+    mirrors *in Stockholm*, which hangs under *higher*).
+    """
+    promoted, antecedent = clause.promoted, clause.antecedent
+    promoted_correlate = clause.correlates[clause.remnants.index(promoted)]
+    orphans = [(r, c) for r, c in zip(clause.remnants, clause.correlates) if r is not promoted]
+    if antecedent is None or promoted_correlate is None or not orphans:
+        return False
+    if any(r.id < promoted.id or (c is not None and c.id > promoted_correlate.id) for r, c in orphans):
+        return False
+    words = tree.sentence.words
+    remnants = {r.id for r in clause.remnants}
+    start = tree.span(promoted.id, remnants - {promoted.id}, skip_cc=True)[0]
+    end = tree.span(promoted_correlate.id, remnants)[1]
+    between = words[end:start - 1]
+    if not any(w.udeprel == "cc" for w in between) or any(w.udeprel not in ("cc", "punct") for w in between):
+        return False  # the promoted remnant is no conjunct next to its correlate (*delayed twice, once because of ...*)
+    full = [words[i - 1] for i in tree.subtree(antecedent.id, remnants)
+            if i < start and i != antecedent.id and words[i - 1].udeprel not in FUNCTION_RELATIONS]
+    shapes = {(tree.marker(w.id), pos_class(w)) for w in full}
+    return not any((tree.marker(r.id), pos_class(r)) in shapes for r, _ in orphans)
+
+
 def unsound(clause: Alignment, tree: BasicTree) -> bool:
     """Whether a gapped clause fails a check of its shape (no parser scores needed).
 
     Its remnants lack correlates (:func:`lacks_correlates`), are marked otherwise than them
     (:func:`unparallel`), its promoted remnant has a copula (:func:`has_copula`) or closes a list
     (:func:`list_member`), its orphan modifies the promoted remnant (:func:`nonfinite_modifier`),
-    or a verb without a subject follows it (:func:`followed_by_predicate`).
+    or a verb without a subject follows it (:func:`followed_by_predicate`), or it coordinates two
+    like phrases that share a modifier (:func:`coordinated_phrases`).
     """
-    return (lacks_correlates(clause) or unparallel(clause, tree) or has_copula(clause, tree)
-            or list_member(clause, tree) or nonfinite_modifier(clause, tree) or followed_by_predicate(clause, tree))
+    return (lacks_correlates(clause) or inside_noun_phrase(clause, tree) or unparallel(clause, tree) or has_copula(clause, tree)
+            or list_member(clause, tree) or nonfinite_modifier(clause, tree) or followed_by_predicate(clause, tree)
+            or coordinated_phrases(clause, tree))
 
 
 def _lemma(word: Word) -> str:
