@@ -278,6 +278,15 @@ def test_a_compound_modifier_with_a_possessive_of_its_own_is_a_remnant():
     assert tree[3:7] == [(6, "cc"), (6, "nmod:poss"), (2, "conj"), (6, "orphan")]
 
 
+def test_a_possessor_that_mirrors_the_subjects_is_the_promoted_remnant():
+    """*Ann's rent rose $40, and Bob's $25*: *Bob's* stands for *Bob's rent*, the subject remnant."""
+    rebuilt, tree = _rebuilt("possessor-remnant")
+    assert rebuilt == 1
+    assert tree[7:12] == [(9, "cc"), (4, "conj"), (9, "case"), (9, "orphan"), (11, "nummod")]
+    # *Rain fell on the porch, and the dog's bed*: the subject has no possessor to contrast with.
+    assert _left_alone("possessor-without-mirror")
+
+
 def test_a_plain_compound_in_a_conjunct_stays():
     """*Sarah drinks wine and apple juice*: a compound without a possessive is a noun phrase."""
     assert _left_alone("adjacent-plain-compound")

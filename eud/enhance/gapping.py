@@ -201,8 +201,9 @@ class Style:
     verbless_subjects: bool = False
     # Two noun phrases after a conjunction with nothing between them, ending the clause, are
     # the remnants of a gapped clause when the first contrasts with the subject: two conjuncts
-    # (*The children wanted cake and the adults wine*) or a compound with a possessive of its
-    # own (*and her husband beer*).  Read by the parser's repair,
+    # (*The children wanted cake and the adults wine*), a compound with a possessive of its
+    # own (*and her husband beer*), or a possessor that mirrors the subject's (*Honeywell 's
+    # contract totaled $69.7 million, and IBM 's $68.8 million*).  Read by the parser's repair,
     # :func:`eud.nn.orphans.adjacent_conjuncts`.
     bare_remnants: bool = False
     # A verbless nominal conjunct of a verb, followed directly by a phrase the parser hung on that

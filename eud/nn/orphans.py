@@ -114,7 +114,7 @@ import itertools
 import math
 from collections.abc import Callable
 
-from eud.enhance.correlates import FUNCTION_UPOS, BasicTree, pos_class
+from eud.enhance.correlates import FUNCTION_UPOS, BasicTree, pos_class, possessive
 from eud.enhance.gapping import Alignment, Gapping
 from eud.graph import Sentence, Word
 
@@ -507,7 +507,10 @@ def adjacent_conjuncts(sentence: Sentence, gapping: Gapping) -> int:
     Members of a list are separated by a conjunction or a comma.  In *The children wanted cake
     and the adults wine* the parser makes *adults* and *wine* conjuncts of *cake*, though nothing
     separates them; in *Sarah drinks wine and her husband beer* it glues *husband* to *beer* as a
-    ``compound``, though a compound modifier takes no possessive of its own.  Either way the two
+    ``compound``, though a compound modifier takes no possessive of its own; in *Honeywell 's
+    contract totaled $69.7 million, and IBM 's $68.8 million* it makes *IBM 's* the possessor of
+    a conjunct of the verb, where it stands for *IBM 's contract* (a possessor remnant must pair
+    with the subject's possessor).  In each case the two
     phrases are the remnants of a gapped clause that ends the sentence or its clause.  The first
     is promoted (``conj`` of the verb, or of the verb above the nominal they hung from) and the
     second becomes its ``orphan`` (:func:`_rebuild`), kept only when the first contrasts with the
@@ -529,6 +532,9 @@ def adjacent_conjuncts(sentence: Sentence, gapping: Gapping) -> int:
         pairs = list(itertools.pairwise(conjuncts))
         pairs += [(words[c - 1], z) for z in conjuncts for c in tree.children[z.id]
                   if c < z.id and words[c - 1].udeprel == "compound" and _has_possessive(tree, words[c - 1])]
+        if x is verb:
+            pairs += [(words[c - 1], z) for z in conjuncts for c in tree.children[z.id]
+                      if c < z.id and _possessor(tree, words[c - 1])]
         for first, second in pairs:
             start = tree.span(first.id, set(), skip_cc=True)[0]
             if start < 2:
@@ -546,9 +552,30 @@ def adjacent_conjuncts(sentence: Sentence, gapping: Gapping) -> int:
 
 
 def _contrasts_with_subject(clause: Alignment, tree: BasicTree) -> bool:
-    """Whether every remnant has a correlate, the promoted one a subject."""
+    """Whether every remnant has a correlate, the promoted one a subject.
+
+    A possessor stands for the noun it modifies (*Honeywell 's contract totaled $69.7 million, and
+    IBM 's $68.8 million*: *IBM 's* is the elided *IBM 's contract*), so a possessive remnant
+    contrasts with the subject's possessor, and with nothing else.
+    """
+    words = tree.sentence.words
     subject = clause.correlates[clause.remnants.index(clause.promoted)]
-    return None not in clause.correlates and subject is not None and subject.udeprel in ("nsubj", "csubj")
+    if subject is not None and _possessor(tree, subject) and subject.head:
+        subject = words[subject.head - 1]
+    if subject is None or subject.udeprel not in ("nsubj", "csubj") or None in clause.correlates:
+        return False
+    return not _owns(tree, clause.promoted) or any(_possessor(tree, words[c - 1]) for c in tree.children[subject.id])
+
+
+def _possessor(tree: BasicTree, word: Word) -> bool:
+    """Whether ``word`` is a possessor marked by a possessive clitic (*IBM* in *IBM 's $68.8 million*)."""
+    return word.deprel == "nmod:poss" and _owns(tree, word)
+
+
+def _owns(tree: BasicTree, word: Word) -> bool:
+    """Whether ``word`` has a possessive clitic (*'s*) of its own."""
+    words = tree.sentence.words
+    return any(possessive(words[c - 1]) for c in tree.children[word.id])
 
 
 def mirrored_phrases(sentence: Sentence, gapping: Gapping) -> int:
