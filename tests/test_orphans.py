@@ -287,6 +287,24 @@ def test_a_possessor_that_mirrors_the_subjects_is_the_promoted_remnant():
     assert _left_alone("possessor-without-mirror")
 
 
+def test_a_noun_repeating_the_subjects_with_a_modifier_of_its_own_is_the_subject_remnant():
+    """*The red team played in Leeds, the blue team in York*: no apposition of *Leeds* but gapping."""
+    rebuilt, tree = _rebuilt("echoed-subject")
+    assert rebuilt == 1
+    # The comma stays on the verb, as in the GAPPING corpus; *in York* mirrors *in Leeds*.
+    assert tree[6:12] == [(4, "punct"), (10, "det"), (10, "amod"), (4, "conj"), (12, "case"), (10, "orphan")]
+    # After a semicolon the clause is juxtaposed, and a comma may stand where the verb was.
+    rebuilt, tree = _rebuilt("echoed-subject-semicolon")
+    assert rebuilt == 1
+    assert tree[4:9] == [(3, "punct"), (7, "amod"), (3, "parataxis"), (9, "punct"), (7, "orphan")]
+
+
+def test_an_apposition_is_left_alone_unless_it_contrasts_with_the_subject():
+    # *the team in York*: the same noun with nothing to contrast; *a city in England*: another noun.
+    assert _left_alone("echo-without-contrast")
+    assert _left_alone("apposition-with-mirror")
+
+
 def test_a_plain_compound_in_a_conjunct_stays():
     """*Sarah drinks wine and apple juice*: a compound without a possessive is a noun phrase."""
     assert _left_alone("adjacent-plain-compound")

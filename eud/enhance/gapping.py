@@ -211,6 +211,11 @@ class Style:
     # category), is a gapped clause with those two remnants (*promote TPA for X and streptokinase
     # for Y*).  Read by the parser's repair, :func:`eud.nn.orphans.mirrored_phrases`.
     mirrored_phrases: bool = False
+    # A noun after a conjunction, comma or semicolon that repeats the subject's noun, followed by one
+    # verbless phrase mirroring a dependent of the verb, is a gapped clause's subject remnant, whatever
+    # the parser hung it on (*The Polish fund would be seeded with $160 million, the Hungarian fund
+    # with $40 million*).  Read by the parser's repair, :func:`eud.nn.orphans.echoed_subjects`.
+    echoed_subjects: bool = False
 
     @cached_property
     def pairing(self) -> Pairing:

@@ -458,6 +458,8 @@ TRAILING = frozenset({"obl", "obj", "iobj", "advmod", "advcl", "xcomp"})
 # What a subject remnant's clause may hold: phrases of these parts of speech, no verb.
 REMNANT_UPOS = frozenset({"NOUN", "PROPN", "NUM", "PRON", "DET", "ADJ", "ADP", "ADV", "PART", "SYM"})
 NOMINAL_HEADS = frozenset({"NOUN", "PROPN", "NUM", "PRON", "SYM"})
+# Modifiers before a noun by which it contrasts with the subject whose noun it repeats (echoed_subjects).
+CONTRASTING = frozenset({"amod", "nmod", "nummod", "compound"})
 
 
 def rebuild_unseen_gapping(sentence: Sentence, gapping: Gapping) -> int:
@@ -471,7 +473,8 @@ def rebuild_unseen_gapping(sentence: Sentence, gapping: Gapping) -> int:
     style = gapping.style
     return ((stranded_subjects(sentence, gapping) if style.verbless_subjects else 0)
             + (adjacent_conjuncts(sentence, gapping) if style.bare_remnants else 0)
-            + (mirrored_phrases(sentence, gapping) if style.mirrored_phrases else 0))
+            + (mirrored_phrases(sentence, gapping) if style.mirrored_phrases else 0)
+            + (echoed_subjects(sentence, gapping) if style.echoed_subjects else 0))
 
 
 def stranded_subjects(sentence: Sentence, gapping: Gapping) -> int:
@@ -619,6 +622,78 @@ def mirrored_phrases(sentence: Sentence, gapping: Gapping) -> int:
                for conjunct, verb, cc, phrase in candidates)
 
 
+def echoed_subjects(sentence: Sentence, gapping: Gapping) -> int:
+    """Rebuild gapped clauses whose subject remnant repeats the full clause's subject noun; returns how many.
+
+    In *The Polish fund would be seeded with $160 million, the Hungarian fund with $40 million*
+    the parser hangs *the Hungarian fund* on *$160 million* as an apposition.  But an apposition
+    names what its anchor names, and *fund* repeats the subject's noun, not the anchor's: with a
+    modifier of its own it contrasts with the subject (*Red figures ... indicated falling stocks;
+    blue figures, rising stocks*).  Such a common noun with a modifier of its own before it (a
+    repeated name is no contrast), after a conjunction, comma or semicolon, is made
+    the promoted remnant (``conj`` of the verb) and the one phrase after it, up to the end of the
+    sentence or its clause and with no verb of its own, its ``orphan`` (:func:`_rebuild`), kept
+    only when that phrase mirrors a dependent of the verb (adposition and category) and both
+    remnants have correlates, the first the subject.
+    """
+    words = sentence.words
+    tree: BasicTree | None = None
+    rebuilt = 0
+    for verb in words:
+        if verb.upos != "VERB":
+            continue
+        tree = tree or BasicTree(sentence)
+        subject = next((words[c - 1] for c in tree.children[verb.id]
+                        if words[c - 1].udeprel == "nsubj" and words[c - 1].upos == "NOUN"), None)
+        if subject is None or subject.id > verb.id:
+            continue
+        for noun in words[verb.id:]:
+            if (noun.upos != "NOUN" or _lemma(noun) != _lemma(subject) or noun.head == verb.id
+                    or not _dominates(sentence, {verb.id}, noun.id)
+                    or not any(words[c - 1].udeprel in CONTRASTING for c in tree.children[noun.id] if c < noun.id)):
+                continue
+            clause = _echo_clause(tree, verb, noun)
+            if clause is None:
+                continue
+            separator, phrase = clause
+            if _rebuild(sentence, gapping, noun, verb, separator, [phrase], accept=_contrasts_with_subject):
+                rebuilt += 1
+                tree = None
+                break
+    return rebuilt
+
+
+def _echo_clause(tree: BasicTree, verb: Word, noun: Word) -> tuple[Word, Word] | None:
+    """The separator before ``noun`` and the one verbless phrase after it that mirrors a dependent of ``verb``."""
+    words = tree.sentence.words
+    own = [words[c - 1] for c in tree.children[noun.id]]
+    if any(w.udeprel in PREDICATE_MARKERS | {"orphan", "cop", "mark"} for w in own):
+        return None
+    start = tree.span(noun.id, set(), skip_cc=True)[0]
+    separator = words[start - 2] if start > 1 else None
+    if separator is None or not (separator.upos == "CCONJ" or separator.form in (",", ";")):
+        return None
+    # Without the phrases it heads that come after it: *the Hungarian fund [with $40 million]*.
+    end = max([noun.id] + [i for c in tree.children[noun.id] if c < noun.id for i in tree.subtree(c, set())])
+    first = end + 1
+    if first <= len(words) and words[first - 1].form == ",":
+        first += 1  # a comma where the verb would be (*blue figures, rising stocks*)
+    last = first
+    while last <= len(words) and words[last - 1].upos != "PUNCT":
+        last += 1
+    region = words[first - 1:last - 1]
+    inside = {w.id for w in region}
+    tops = [w for w in region if w.head not in inside]
+    if (len(tops) != 1 or (last <= len(words) and words[last - 1].form not in (".", ";", "!", "?"))
+            or any(w.upos in ("VERB", "AUX") and w.udeprel not in ("amod", "acl") for w in region)):
+        return None
+    phrase = tops[0]
+    shape = (tree.marker(phrase.id), pos_class(phrase))
+    mirrored = any((tree.marker(c), pos_class(words[c - 1])) == shape
+                   for c in tree.children[verb.id] if words[c - 1].udeprel not in FUNCTION_RELATIONS | {"nsubj"})
+    return (separator, phrase) if mirrored else None
+
+
 def _mirrors(clause: Alignment, tree: BasicTree) -> bool:
     """Whether a two-remnant clause's orphan mirrors a phrase of the full clause before the conjunction."""
     pairs = [(r, c) for r, c in zip(clause.remnants, clause.correlates) if c is not None]
@@ -641,14 +716,20 @@ def _rebuild(sentence: Sentence, gapping: Gapping, promoted: Word, verb: Word, c
              accept: Callable[[Alignment, BasicTree], bool] | None = None) -> bool:
     """Make ``promoted`` a ``conj`` of ``verb`` with ``cc`` and ``orphans`` under it; whether the clause stays.
 
-    The rebuilt clause is put back as the parser had it when it fails the shape checks a parsed
-    clause must pass (:func:`unsound`) or the shape's own test ``accept``.
+    ``cc`` is the conjunction, or the punctuation mark that stands for one (*, the Hungarian fund
+    with $40 million*), which goes to the verb, as the GAPPING corpus has it; after a semicolon the
+    clause is juxtaposed (``parataxis``), not coordinated.  The rebuilt clause is put back as the
+    parser had it when it fails the shape checks a parsed clause must pass (:func:`unsound`) or
+    the shape's own test ``accept``.
     """
     if _dominates(sentence, {promoted.id, *(o.id for o in orphans)}, verb.id):
         return False  # the parser hung the verb inside the clause; rebuilding would make a cycle
     saved = {w.id: (w.head, w.deprel) for w in (promoted, cc, *orphans)}
-    promoted.head, promoted.deprel = verb.id, "conj"
-    cc.head, cc.deprel = promoted.id, "cc"
+    promoted.head, promoted.deprel = verb.id, "parataxis" if cc.form == ";" else "conj"
+    if cc.upos == "PUNCT":
+        cc.head, cc.deprel = verb.id, "punct"
+    else:
+        cc.head, cc.deprel = promoted.id, "cc"
     for o in orphans:
         o.head, o.deprel = promoted.id, "orphan"
     clause = next((c for c in gapping.alignments(sentence) if c.promoted is promoted), None)
