@@ -104,8 +104,10 @@ more than dev's (``eval/RESULTS.md``).
 The opposite repair, :func:`rebuild_unseen_gapping`, builds gapped clauses the parser did not
 see, where its tree allows no other reading: a subject pronoun after a conjunction with no verb
 of its own (*He likes tea and she coffee*), two conjuncts with nothing between them (*The
-children wanted cake and the adults wine*), and a verbless conjunct followed by a phrase that
-mirrors one of the full clause (*promote TPA for heart patients and streptokinase for other purposes*).
+children wanted cake and the adults wine*; *and IBM 's $68.8 million*), a verbless conjunct followed
+by a phrase that mirrors one of the full clause (*promote TPA for heart patients and streptokinase
+for other purposes*), and a noun that repeats the subject's with a modifier of its own (*, the
+Hungarian fund with $40 million*).
 """
 
 from __future__ import annotations
@@ -465,10 +467,11 @@ CONTRASTING = frozenset({"amod", "nmod", "nummod", "compound"})
 def rebuild_unseen_gapping(sentence: Sentence, gapping: Gapping) -> int:
     """Rebuild gapped clauses the parser read as something no grammar allows; returns how many.
 
-    A parser that saw little gapping reads some textbook cases as noun phrases.  Three shapes
+    A parser that saw little gapping reads some textbook cases as noun phrases.  Four shapes
     cannot well be anything else, each switched on by a key of the profile's ``[gapping]`` table:
     :func:`stranded_subjects` (``verbless_subjects``), :func:`adjacent_conjuncts`
-    (``bare_remnants``) and :func:`mirrored_phrases` (``mirrored_phrases``).
+    (``bare_remnants``), :func:`mirrored_phrases` (``mirrored_phrases``) and
+    :func:`echoed_subjects` (``echoed_subjects``).
     """
     style = gapping.style
     return ((stranded_subjects(sentence, gapping) if style.verbless_subjects else 0)
