@@ -116,7 +116,7 @@ import itertools
 import math
 from collections.abc import Callable
 
-from eud.enhance.correlates import FUNCTION_UPOS, BasicTree, pos_class, possessive
+from eud.enhance.correlates import FUNCTION, FUNCTION_UPOS, BasicTree, pos_class, possessive
 from eud.enhance.gapping import Alignment, Gapping
 from eud.graph import Sentence, Word
 
@@ -127,8 +127,8 @@ REMNANT_RELATIONS = frozenset({"conj", "parataxis"})
 BRACKETS = {"(": ")", "[": "]", "{": "}"}
 # Orphans that modify the promoted remnant when they come before it without a correlate.
 MODIFIER_UPOS = frozenset({"ADV", "PART"})
-# Relations of words that are no phrase of their own (coordinated_phrases).
-FUNCTION_RELATIONS = frozenset({"punct", "cc", "case", "mark", "det", "aux", "cop"})
+# Relations of words that are no phrase of their own: function words, conjunctions, punctuation.
+FUNCTION_RELATIONS = frozenset(FUNCTION | {"punct", "cc"})
 
 
 def is_predicate(sentence: Sentence, word_id: int, children: dict[int, list[int]]) -> bool:
@@ -325,8 +325,8 @@ def coordinated_phrases(clause: Alignment, tree: BasicTree) -> bool:
         return False  # the promoted remnant is no conjunct next to its correlate (*delayed twice, once because of ...*)
     full = [words[i - 1] for i in tree.subtree(antecedent.id, remnants)
             if i < start and i != antecedent.id and words[i - 1].udeprel not in FUNCTION_RELATIONS]
-    shapes = {(tree.marker(w.id), pos_class(w)) for w in full}
-    return not any((tree.marker(r.id), pos_class(r)) in shapes for r, _ in orphans)
+    shapes = {_shape(tree, w) for w in full}
+    return not any(_shape(tree, r) in shapes for r, _ in orphans)
 
 
 def unsound(clause: Alignment, tree: BasicTree) -> bool:
@@ -640,6 +640,9 @@ def echoed_subjects(sentence: Sentence, gapping: Gapping) -> int:
     remnants have correlates, the first the subject.
     """
     words = sentence.words
+    nouns = [w for w in words if w.upos == "NOUN"]
+    if not any(s.udeprel == "nsubj" and any(n.id > s.id and _lemma(n) == _lemma(s) for n in nouns) for s in nouns):
+        return 0  # most sentences: no subject noun said again later, no tree to build
     tree: BasicTree | None = None
     rebuilt = 0
     for verb in words:
@@ -691,8 +694,8 @@ def _echo_clause(tree: BasicTree, verb: Word, noun: Word) -> tuple[Word, Word] |
             or any(w.upos in ("VERB", "AUX") and w.udeprel not in ("amod", "acl") for w in region)):
         return None
     phrase = tops[0]
-    shape = (tree.marker(phrase.id), pos_class(phrase))
-    mirrored = any((tree.marker(c), pos_class(words[c - 1])) == shape
+    shape = _shape(tree, phrase)
+    mirrored = any(_shape(tree, words[c - 1]) == shape
                    for c in tree.children[verb.id] if words[c - 1].udeprel not in FUNCTION_RELATIONS | {"nsubj"})
     return (separator, phrase) if mirrored else None
 
@@ -706,7 +709,12 @@ def _mirrors(clause: Alignment, tree: BasicTree) -> bool:
     words = tree.sentence.words
     cc = next((words[c - 1] for c in tree.children[clause.promoted.id] if words[c - 1].udeprel == "cc"), None)
     return (cc is not None and promoted_correlate.id < correlate.id < cc.id
-            and tree.marker(orphan.id) == tree.marker(correlate.id) and pos_class(orphan) == pos_class(correlate))
+            and _shape(tree, orphan) == _shape(tree, correlate))
+
+
+def _shape(tree: BasicTree, word: Word) -> tuple[tuple[str, ...], str]:
+    """What a mirroring phrase shares: its adpositions and subordinators, and its category."""
+    return tree.marker(word.id), pos_class(word)
 
 
 def _has_possessive(tree: BasicTree, word: Word) -> bool:
