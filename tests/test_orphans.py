@@ -167,6 +167,16 @@ def test_a_phrase_coordinated_with_its_correlate_shares_what_follows():
     assert _checked("coordinated-phrases-mirrored")[0] == 0
 
 
+def test_a_promoted_remnant_right_after_a_like_phrase_is_its_conjunct():
+    # *a sandwich and a lemonade at the kiosk*: *lemonade*, paired with the subject, comes right
+    # after the object across *and*; *at the kiosk* contrasts with nothing and modifies it.
+    changed, deprels = _checked("conjunct-of-object")
+    assert changed == 1 and deprels[9] == "nmod"
+    # *He won gold and she silver*, with *silver* read as an adjective: a bare orphan is no
+    # noun's modifier, so the clause stays gapping.
+    assert _checked("conjunct-of-object-bare-orphan")[0] == 0
+
+
 def test_a_promoted_remnant_with_its_own_copula_heads_a_full_clause():
     # *and this is my lamp in the study*: *lamp* has *is*, so the clause has its predicate;
     # without the copula the same words are gapping (*and a vase in the study*).

@@ -73,7 +73,10 @@ mirror no phrase of the full clause, is a coordination of two phrases and what m
 them (:func:`coordinated_phrases`: *in northeastern India and in the Andaman Sea for a
 long time*).  No gold clause of the GAPPING corpus or EWT train has that shape; one of GUM
 train's does (*done by post or in person at the Cuban embassy in London*, which fails the
-other checks too).
+other checks too).  So is a clause whose promoted remnant, paired with another correlate,
+comes right after a like phrase of the full clause, and whose orphans are adpositional
+phrases contrasting with nothing (*bought a hot dog and a coke at the bar*); no gold clause
+of the GAPPING corpus, EWT or GUM train has that shape either.
 
 Two kinds of orphan are no remnant at all, and :func:`stray_orphans` hands
 them back to the parser's other choice before the clause is judged: an orphan
@@ -295,8 +298,12 @@ def followed_by_predicate(clause: Alignment, tree: BasicTree) -> bool:
     return not any(words[c - 1].udeprel in ("nsubj", "csubj", "expl") for c in tree.children[predicate])
 
 
+# A phrase of the full clause that a remnant may be the conjunct of: no function word, no other conjunct.
+CLAUSE_LINKS = FUNCTION_RELATIONS | {"conj", "parataxis"}
+
+
 def coordinated_phrases(clause: Alignment, tree: BasicTree) -> bool:
-    """Whether a "gapped clause" is a phrase coordinated with its correlate, and what follows modifies it.
+    """Whether a "gapped clause" is a phrase coordinated with one of the full clause, and what follows modifies it.
 
     The promoted remnant comes right after its correlate, across the conjunction (*operating in
     northeastern India and in the Andaman Sea*): the full clause ends with the correlate.  The
@@ -308,25 +315,45 @@ def coordinated_phrases(clause: Alignment, tree: BasicTree) -> bool:
     was elided.  In true gapping such a remnant mirrors a phrase the alignment could not reach
     (*closed higher in Stockholm, Amsterdam and Frankfurt and lower in Zurich*: *in Zurich*
     mirrors *in Stockholm*, which hangs under *higher*).
+
+    The same holds when the promoted remnant pairs with another correlate but comes right after
+    a phrase of the full clause with its own adposition and category, and its orphans are
+    adpositional phrases that contrast with nothing: it is that phrase's conjunct, and they
+    modify it (*he bought a hot dog and a coke at the bar*: *coke* paired with *he*, *at the bar*
+    with nothing).  An orphan with a correlate keeps the clause (*John ate an apple and Mary a
+    pear*), and so does a bare one, which no noun takes as a modifier (*He won gold and she
+    silver*, with *silver* tagged as an adjective).
     """
     promoted, antecedent = clause.promoted, clause.antecedent
     promoted_correlate = clause.correlates[clause.remnants.index(promoted)]
     orphans = [(r, c) for r, c in zip(clause.remnants, clause.correlates) if r is not promoted]
-    if antecedent is None or promoted_correlate is None or not orphans:
-        return False
-    if any(r.id < promoted.id or (c is not None and c.id > promoted_correlate.id) for r, c in orphans):
+    if antecedent is None or not orphans or any(r.id < promoted.id for r, _ in orphans):
         return False
     words = tree.sentence.words
     remnants = {r.id for r in clause.remnants}
     start = tree.span(promoted.id, remnants - {promoted.id}, skip_cc=True)[0]
-    end = tree.span(promoted_correlate.id, remnants)[1]
-    between = words[end:start - 1]
-    if not any(w.udeprel == "cc" for w in between) or any(w.udeprel not in ("cc", "punct") for w in between):
-        return False  # the promoted remnant is no conjunct next to its correlate (*delayed twice, once because of ...*)
+    if promoted_correlate is not None and _conjoined(tree, promoted_correlate, start, remnants):
+        if any(c is not None and c.id > promoted_correlate.id for _, c in orphans):
+            return False
+    elif any(c is not None or not tree.marker(r.id) for r, c in orphans) or not any(
+            _conjoined(tree, words[d - 1], start, remnants) and _shape(tree, words[d - 1]) == _shape(tree, promoted)
+            for d in tree.children[antecedent.id] if d not in remnants and words[d - 1].udeprel not in CLAUSE_LINKS):
+        return False
     full = [words[i - 1] for i in tree.subtree(antecedent.id, remnants)
             if i < start and i != antecedent.id and words[i - 1].udeprel not in FUNCTION_RELATIONS]
     shapes = {_shape(tree, w) for w in full}
     return not any(_shape(tree, r) in shapes for r, _ in orphans)
+
+
+def _conjoined(tree: BasicTree, phrase: Word, start: int, remnants: set[int]) -> bool:
+    """Whether ``phrase`` ends right before word ``start`` with a conjunction between (punctuation aside).
+
+    A remnant right after its correlate is no conjunct next to it when a word comes between
+    (*delayed twice, once because of ...*).
+    """
+    words = tree.sentence.words
+    between = words[tree.span(phrase.id, remnants)[1]:start - 1]
+    return any(w.udeprel == "cc" for w in between) and all(w.udeprel in ("cc", "punct") for w in between)
 
 
 def unsound(clause: Alignment, tree: BasicTree) -> bool:
