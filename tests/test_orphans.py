@@ -281,6 +281,12 @@ def test_two_conjuncts_with_nothing_between_them_are_a_gapped_clause():
     assert tree[4:8] == [(7, "cc"), (7, "det"), (3, "conj"), (7, "orphan")]
 
 
+def test_a_bare_common_noun_is_no_subject_remnant_of_adjacent_conjuncts():
+    """*brought laptops and television sets*: *television* has no determiner, possessor or numeral to
+    stand as a subject by itself; it modifies *sets*.  With one the same tree is gapping (above)."""
+    assert _left_alone("adjacent-bare-noun")
+
+
 def test_a_compound_modifier_with_a_possessive_of_its_own_is_a_remnant():
     """*Sarah drinks wine and her husband beer*: *her husband* is no modifier of *beer* but the promoted remnant."""
     rebuilt, tree = _rebuilt("adjacent-compound")

@@ -547,7 +547,8 @@ def adjacent_conjuncts(sentence: Sentence, gapping: Gapping) -> int:
     phrases are the remnants of a gapped clause that ends the sentence or its clause.  The first
     is promoted (``conj`` of the verb, or of the verb above the nominal they hung from) and the
     second becomes its ``orphan`` (:func:`_rebuild`), kept only when the first contrasts with the
-    full clause's subject and both have correlates.
+    full clause's subject and both have correlates, and a common noun first has a determiner,
+    possessor or numeral (:func:`_determined_subject`: *brought computers and television sets*).
     """
     words = sentence.words
     if not any(w.udeprel == "conj" and w.upos in NOMINAL_HEADS for w in words):
@@ -580,8 +581,22 @@ def adjacent_conjuncts(sentence: Sentence, gapping: Gapping) -> int:
                     or (after[1] < len(words) and words[after[1]].upos != "PUNCT")):
                 continue
             candidates.append((first, verb, cc, second))
-    return sum(_rebuild(sentence, gapping, first, verb, cc, [second], accept=_contrasts_with_subject)
+    return sum(_rebuild(sentence, gapping, first, verb, cc, [second], accept=_determined_subject)
                for first, verb, cc, second in candidates)
+
+
+def _determined_subject(clause: Alignment, tree: BasicTree) -> bool:
+    """:func:`_contrasts_with_subject`, for a promoted remnant that can stand as a subject by itself.
+
+    A bare common noun right before another noun is a compound modifier or a verb the tagger
+    read as a noun (*brought computers and television sets*, *follows the Way and honours
+    harmony*); a subject remnant has a determiner, possessor or numeral, or is a name or pronoun
+    (*and the adults wine*, *and her husband beer*, *and IBM 's $68.8 million*).
+    """
+    promoted, words = clause.promoted, tree.sentence.words
+    determined = promoted.upos != "NOUN" or any(
+        words[c - 1].udeprel in ("det", "nmod", "nummod") or possessive(words[c - 1]) for c in tree.children[promoted.id])
+    return determined and _contrasts_with_subject(clause, tree)
 
 
 def _contrasts_with_subject(clause: Alignment, tree: BasicTree) -> bool:
