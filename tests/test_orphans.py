@@ -165,6 +165,15 @@ def test_a_phrase_coordinated_with_its_correlate_shares_what_follows():
     # *for a year in Lyon and in Nice for two months*: *for two months* mirrors *for a year*, so
     # it contrasts with it, and the clause stays gapping.
     assert _checked("coordinated-phrases-mirrored")[0] == 0
+    # *as well as in Nice*: a conjunction of several words, its other words ``fixed`` on the first.
+    changed, deprels = _checked("coordinated-phrases-multiword-conjunction")
+    assert changed == 1 and deprels[12] == "nmod"
+
+
+def test_an_auxiliary_remnant_is_verb_phrase_ellipsis():
+    # *or it won't*: the auxiliary heads its clause in UD; gapping would have elided it.
+    changed, deprels = _checked("auxiliary-remnant")
+    assert changed == 1 and deprels[7] != "orphan"
 
 
 def test_a_promoted_remnant_right_after_a_like_phrase_is_its_conjunct():
@@ -313,6 +322,12 @@ def test_a_noun_repeating_the_subjects_with_a_modifier_of_its_own_is_the_subject
     rebuilt, tree = _rebuilt("echoed-subject-semicolon")
     assert rebuilt == 1
     assert tree[4:9] == [(3, "punct"), (7, "amod"), (3, "parataxis"), (9, "punct"), (7, "orphan")]
+
+
+def test_a_noun_in_another_clause_echoes_no_subject():
+    """*had an argument about who was the fastest and the best chess player in the club*: *player*
+    belongs to *was the fastest*, a clause of its own, so it contrasts with nothing of *had*."""
+    assert _left_alone("echo-in-another-clause")
 
 
 def test_an_apposition_is_left_alone_unless_it_contrasts_with_the_subject():

@@ -76,7 +76,11 @@ train's does (*done by post or in person at the Cuban embassy in London*, which 
 other checks too).  So is a clause whose promoted remnant, paired with another correlate,
 comes right after a like phrase of the full clause, and whose orphans are adpositional
 phrases contrasting with nothing (*bought a hot dog and a coke at the bar*); no gold clause
-of the GAPPING corpus, EWT or GUM train has that shape either.
+of the GAPPING corpus, EWT or GUM train has that shape either.  A clause with an auxiliary
+remnant paired with an auxiliary or copula is verb phrase ellipsis, whose auxiliary UD makes
+the head (:func:`auxiliary_remnant`: *Either a thing will happen or it won't*); one gold
+clause of GUM train keeps a copula as an orphan (*which almost everything on Earth is and
+almost everything in the LLM model probably is*), none of the GAPPING corpus or EWT.
 
 Two kinds of orphan are no remnant at all, and :func:`stray_orphans` hands
 them back to the parser's other choice before the clause is judged: an orphan
@@ -302,6 +306,18 @@ def followed_by_predicate(clause: Alignment, tree: BasicTree) -> bool:
 CLAUSE_LINKS = FUNCTION_RELATIONS | {"conj", "parataxis"}
 
 
+def auxiliary_remnant(clause: Alignment, tree: BasicTree) -> bool:
+    """Whether a remnant is an auxiliary paired with an auxiliary or copula: ellipsis after it, not gapping.
+
+    Gapping elides the verb with its auxiliaries (*Mary has won gold and Peter bronze*).  An
+    auxiliary left standing is verb phrase ellipsis, which UD annotates with the auxiliary as the
+    head of its clause and no ``orphan`` (*Either a thing will happen or it won't*: *wo* heads
+    *it wo n't*).
+    """
+    return any(r.upos == "AUX" and c is not None and c.udeprel in ("aux", "cop")
+               for r, c in zip(clause.remnants, clause.correlates))
+
+
 def coordinated_phrases(clause: Alignment, tree: BasicTree) -> bool:
     """Whether a "gapped clause" is a phrase coordinated with one of the full clause, and what follows modifies it.
 
@@ -353,7 +369,9 @@ def _conjoined(tree: BasicTree, phrase: Word, start: int, remnants: set[int]) ->
     """
     words = tree.sentence.words
     between = words[tree.span(phrase.id, remnants)[1]:start - 1]
-    return any(w.udeprel == "cc" for w in between) and all(w.udeprel in ("cc", "punct") for w in between)
+    # A conjunction of several words hangs its other words on the first (*as well as*, *rather than*).
+    return any(w.udeprel == "cc" for w in between) and all(
+        w.udeprel in ("cc", "punct") or (w.udeprel == "fixed" and words[w.head - 1].udeprel == "cc") for w in between)
 
 
 def unsound(clause: Alignment, tree: BasicTree) -> bool:
@@ -363,11 +381,12 @@ def unsound(clause: Alignment, tree: BasicTree) -> bool:
     (:func:`unparallel`), its promoted remnant has a copula (:func:`has_copula`) or closes a list
     (:func:`list_member`), its orphan modifies the promoted remnant (:func:`nonfinite_modifier`),
     or a verb without a subject follows it (:func:`followed_by_predicate`), or it coordinates two
-    like phrases that share a modifier (:func:`coordinated_phrases`).
+    like phrases that share a modifier (:func:`coordinated_phrases`), or an auxiliary stands in it
+    (:func:`auxiliary_remnant`: verb phrase ellipsis).
     """
     return (lacks_correlates(clause) or inside_noun_phrase(clause, tree) or unparallel(clause, tree) or has_copula(clause, tree)
             or list_member(clause, tree) or nonfinite_modifier(clause, tree) or followed_by_predicate(clause, tree)
-            or coordinated_phrases(clause, tree))
+            or coordinated_phrases(clause, tree) or auxiliary_remnant(clause, tree))
 
 
 def _lemma(word: Word) -> str:
@@ -486,6 +505,8 @@ def demote_without_correlates(sentence: Sentence, fallback: list[str], gapping: 
 TRAILING = frozenset({"obl", "obj", "iobj", "advmod", "advcl", "xcomp"})
 # What a subject remnant's clause may hold: phrases of these parts of speech, no verb.
 REMNANT_UPOS = frozenset({"NOUN", "PROPN", "NUM", "PRON", "DET", "ADJ", "ADP", "ADV", "PART", "SYM"})
+# Relations by which a clause hangs on a word (_in_clause_of).
+CLAUSAL = frozenset({"acl", "advcl", "ccomp", "csubj", "xcomp", "parataxis"})
 NOMINAL_HEADS = frozenset({"NOUN", "PROPN", "NUM", "PRON", "SYM"})
 # Modifiers before a noun by which it contrasts with the subject whose noun it repeats (echoed_subjects).
 CONTRASTING = frozenset({"amod", "nmod", "nummod", "compound"})
@@ -697,7 +718,7 @@ def echoed_subjects(sentence: Sentence, gapping: Gapping) -> int:
             continue
         for noun in words[verb.id:]:
             if (noun.upos != "NOUN" or _lemma(noun) != _lemma(subject) or noun.head == verb.id
-                    or not _dominates(sentence, {verb.id}, noun.id)
+                    or not _in_clause_of(tree, verb, noun)
                     or not any(words[c - 1].udeprel in CONTRASTING for c in tree.children[noun.id] if c < noun.id)):
                 continue
             clause = _echo_clause(tree, verb, noun)
@@ -813,6 +834,23 @@ def _clause_after(sentence: Sentence, pronoun: Word) -> list[Word]:
             return []
         span.append(w)
     return span
+
+
+def _in_clause_of(tree: BasicTree, verb: Word, word: Word) -> bool:
+    """Whether ``word`` hangs under ``verb`` with no other predicate between them.
+
+    A word on the way up that heads a clause of its own (a clausal relation, or a subject or copula
+    among its dependents) puts ``word`` in that clause: in *got into an argument about who was the
+    brightest, the fastest, and the best chess player*, *player* belongs to *was the brightest*.
+    """
+    words = tree.sentence.words
+    i = word.head
+    while i and i != verb.id:
+        above = words[i - 1]
+        if above.udeprel in CLAUSAL or any(words[c - 1].udeprel in ("nsubj", "csubj", "cop") for c in tree.children[i]):
+            return False
+        i = above.head
+    return i == verb.id
 
 
 def _dominates(sentence: Sentence, tops: set[int], word_id: int) -> bool:
