@@ -3,12 +3,13 @@
 The annotated files say how a package does on text like its training data, and en_ewt
 test, the one unseen file with a false-alarm bar, is counted once per change.  This
 benchmark adds text no package was trained or tuned on, and no treebank annotates: the
-English prose of three Debian packages, at pinned versions (:data:`PACKAGES`):
+English prose of four Debian packages, at pinned versions (:data:`PACKAGES`):
 
 * ``fortunes``, ``fortunes-min``: quotations, jokes and verse (the ``ascii-art`` and ``art``
   files left out);
 * ``fortune-anarchism``: quotations from political writing;
-* ``wordnet-base``: WordNet 3.0's example sentences (the quoted parts of its glosses).
+* ``wordnet-base``: WordNet 3.0's example sentences (the quoted parts of its glosses);
+* ``jargon-text``: the Jargon File's prose, hackers' slang explained in informal English.
 
 ``fetch`` downloads them with ``apt-get download`` (Debian's registry), unpacks them with
 ``dpkg-deb`` and writes one raw-text file per source: a fortune or an example is a
@@ -44,8 +45,8 @@ from pathlib import Path
 
 # package: version (Debian 12, bookworm)
 PACKAGES = {"fortunes": "1:1.99.1-7.3", "fortunes-min": "1:1.99.1-7.3", "fortune-anarchism": "1.8.0-1",
-            "wordnet-base": "1:3.0-37"}
-SOURCES = ("fortunes", "anarchism", "wordnet")
+            "wordnet-base": "1:3.0-37", "jargon-text": "4.4.7-4.1"}
+SOURCES = ("fortunes", "anarchism", "wordnet", "jargon")
 LABELS = Path(__file__).resolve().parent / "fresh_text_labels.tsv"
 KINDS = ("gapping", "false", "unclear")
 SKIPPED_FORTUNES = {"art", "ascii-art"}
@@ -81,6 +82,22 @@ def wordnet_examples(folder: Path) -> list[str]:
     return out
 
 
+def jargon_paragraphs(path: Path) -> list[str]:
+    """The prose paragraphs of the Jargon File: entry headings, index lines and numbering dropped, ``{links}`` unwrapped."""
+    import gzip
+
+    with gzip.open(path, "rt", encoding="utf-8", errors="replace") as f:
+        blocks = f.read().split("\n\n")
+    out = []
+    for block in blocks:
+        text = " ".join(line.strip() for line in block.splitlines() if line.strip())
+        text = re.sub(r"^\d+\.\s+", "", re.sub(r"[{}]", "", text))
+        if len(text) < 40 or text.startswith(":") or not re.search(r"[.!?][\"”’)]*$", text):
+            continue  # headings, index entries, tables
+        out.append(text)
+    return out
+
+
 def fetch(folder: Path) -> None:
     """Download and unpack the packages; write ``<source>.txt`` for each source."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -94,7 +111,8 @@ def fetch(folder: Path) -> None:
         fortunes = [f for f in sorted(games.iterdir()) if not f.suffix and f.name not in SKIPPED_FORTUNES | {"anarchism"}]
         texts = {"fortunes": [p for f in fortunes for p in fortune_paragraphs(f)],
                  "anarchism": fortune_paragraphs(games / "anarchism"),
-                 "wordnet": wordnet_examples(root / "usr/share/wordnet")}
+                 "wordnet": wordnet_examples(root / "usr/share/wordnet"),
+                 "jargon": jargon_paragraphs(root / "usr/share/doc/jargon-text/jargon.txt.gz")}
     for source, paragraphs in texts.items():
         (folder / f"{source}.txt").write_text("\n\n".join(paragraphs) + "\n", encoding="utf-8")
         print(f"{source}: {len(paragraphs)} paragraphs, {sum(map(len, paragraphs))} characters")
