@@ -350,11 +350,14 @@ def coordinated_phrases(clause: Alignment, tree: BasicTree) -> bool:
     start = tree.span(promoted.id, remnants - {promoted.id}, skip_cc=True)[0]
     if promoted_correlate is not None and _conjoined(tree, promoted_correlate, start, remnants):
         if any(c is not None and c.id > promoted_correlate.id for _, c in orphans):
-            return False
-    elif any(c is not None or not tree.marker(r.id) for r, c in orphans) or not any(
-            _conjoined(tree, words[d - 1], start, remnants) and _shape(tree, words[d - 1]) == _shape(tree, promoted)
-            for d in tree.children[antecedent.id] if d not in remnants and words[d - 1].udeprel not in CLAUSE_LINKS):
-        return False
+            return False  # an orphan contrasts with something after the correlate
+    else:
+        if any(c is not None or not tree.marker(r.id) for r, c in orphans):
+            return False  # an orphan contrasts with something, or is no phrase a noun takes
+        like = [words[d - 1] for d in tree.children[antecedent.id]
+                if d not in remnants and words[d - 1].udeprel not in CLAUSE_LINKS]
+        if not any(_conjoined(tree, w, start, remnants) and _shape(tree, w) == _shape(tree, promoted) for w in like):
+            return False  # no like phrase right before the promoted remnant
     full = [words[i - 1] for i in tree.subtree(antecedent.id, remnants)
             if i < start and i != antecedent.id and words[i - 1].udeprel not in FUNCTION_RELATIONS]
     shapes = {_shape(tree, w) for w in full}
@@ -616,7 +619,7 @@ def _determined_subject(clause: Alignment, tree: BasicTree) -> bool:
     """
     promoted, words = clause.promoted, tree.sentence.words
     determined = promoted.upos != "NOUN" or any(
-        words[c - 1].udeprel in ("det", "nmod", "nummod") or possessive(words[c - 1]) for c in tree.children[promoted.id])
+        words[c - 1].deprel in ("det", "nmod:poss", "nummod") or possessive(words[c - 1]) for c in tree.children[promoted.id])
     return determined and _contrasts_with_subject(clause, tree)
 
 
