@@ -35,6 +35,7 @@ reading the shipped English package's output in session 20.
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import re
 import subprocess
@@ -84,8 +85,6 @@ def wordnet_examples(folder: Path) -> list[str]:
 
 def jargon_paragraphs(path: Path) -> list[str]:
     """The prose paragraphs of the Jargon File: entry headings, index lines and numbering dropped, ``{links}`` unwrapped."""
-    import gzip
-
     with gzip.open(path, "rt", encoding="utf-8", errors="replace") as f:
         blocks = f.read().split("\n\n")
     out = []
@@ -152,12 +151,13 @@ def run(model: str, folder: Path, show: bool, threads: int, save: Path | None) -
                 if not sentence.empty_nodes:
                     continue
                 words = [w.form for w in sentence.words]
-                label, note = labels.get(key(words), ("unlabelled", ""))
+                sentence_key = key(words)
+                label, note = labels.get(sentence_key, ("unlabelled", ""))
                 counts[label] += 1
                 sentence.set_comment("label", label)
                 kept.append(format_sentence(sentence))
                 if show or label == "unlabelled":
-                    print(f"  {source}\t{key(words)}\t{label}\t{note}\t{' '.join(words)}")
+                    print(f"  {source}\t{sentence_key}\t{label}\t{note}\t{' '.join(words)}")
         rows.append((source, sentences, counts))
     if save is not None:
         save.write_text("".join(kept), encoding="utf-8")

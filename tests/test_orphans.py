@@ -173,7 +173,7 @@ def test_a_phrase_coordinated_with_its_correlate_shares_what_follows():
 def test_an_auxiliary_remnant_is_verb_phrase_ellipsis():
     # *or it won't*: the auxiliary heads its clause in UD; gapping would have elided it.
     changed, deprels = _checked("auxiliary-remnant")
-    assert changed == 1 and deprels[7] != "orphan"
+    assert changed == 1 and deprels[7] == "nmod"
 
 
 def test_a_promoted_remnant_right_after_a_like_phrase_is_its_conjunct():

@@ -306,7 +306,7 @@ def followed_by_predicate(clause: Alignment, tree: BasicTree) -> bool:
 CLAUSE_LINKS = FUNCTION_RELATIONS | {"conj", "parataxis"}
 
 
-def auxiliary_remnant(clause: Alignment, tree: BasicTree) -> bool:
+def auxiliary_remnant(clause: Alignment) -> bool:
     """Whether a remnant is an auxiliary paired with an auxiliary or copula: ellipsis after it, not gapping.
 
     Gapping elides the verb with its auxiliaries (*Mary has won gold and Peter bronze*).  An
@@ -389,7 +389,7 @@ def unsound(clause: Alignment, tree: BasicTree) -> bool:
     """
     return (lacks_correlates(clause) or inside_noun_phrase(clause, tree) or unparallel(clause, tree) or has_copula(clause, tree)
             or list_member(clause, tree) or nonfinite_modifier(clause, tree) or followed_by_predicate(clause, tree)
-            or coordinated_phrases(clause, tree) or auxiliary_remnant(clause, tree))
+            or coordinated_phrases(clause, tree) or auxiliary_remnant(clause))
 
 
 def _lemma(word: Word) -> str:
