@@ -25,7 +25,8 @@ its words joined by spaces; no text is stored), a label, and a note on its shape
 
 Sentences without a label are printed (``--show`` prints the labelled ones too), to be read
 and labelled by hand; they count as unlabelled until then.  ``--save`` writes the sentences
-given an empty node, parsed and with a ``# label`` comment, for a closer look.  The labels were written by
+given an empty node, parsed, with ``# key`` and ``# label`` comments and ids unique in the file, for a
+closer look.  The labels were written by
 reading the shipped English package's output in session 20.
 
     python eval/fresh_text_gapping.py fetch --dir work/fresh
@@ -154,6 +155,9 @@ def run(model: str, folder: Path, show: bool, threads: int, save: Path | None) -
                 sentence_key = key(words)
                 label, note = labels.get(sentence_key, ("unlabelled", ""))
                 counts[label] += 1
+                # Each paragraph numbers its sentences from 1: an id of its own keeps the saved file valid.
+                sentence.set_comment("sent_id", f"{source}-{sentences}")
+                sentence.set_comment("key", sentence_key)
                 sentence.set_comment("label", label)
                 kept.append(format_sentence(sentence))
                 if show or label == "unlabelled":
