@@ -178,10 +178,14 @@ class LoadModel(WorkerPlugin):
 
 
 def local_client(workers: int, threads: int = 0) -> Any:
-    """A Dask client on a fresh local cluster of ``workers`` single-threaded worker processes."""
+    """A Dask client on a fresh local cluster of ``workers`` single-threaded worker processes.
+
+    Its dashboard takes a free port (``client.dashboard_link``), not Dask's 8787, so that it never
+    collides with a cluster already running on the machine.
+    """
     from distributed import Client, LocalCluster
 
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
                            silence_logs=40, host="127.0.0.1")
     return Client(cluster)
 

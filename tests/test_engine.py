@@ -73,7 +73,8 @@ def test_inputs_file_directory_glob(tmp_path):
     assert engine.output_name("story.txt") == "story.conllu"
 
 
-def test_parse_on_two_workers_is_byte_identical(tmp_path):
+@pytest.mark.filterwarnings("error::UserWarning")  # a second cluster beside the fixture's takes its own port
+def test_parse_on_two_workers_is_byte_identical(client, tmp_path):
     """``eud parse --workers 2`` on a directory of raw texts: each output equals ``eud parse`` of that file."""
     pytest.importorskip("torch")
     if not (REPO / "models" / "en_ewt" / "segmenter").is_dir():
