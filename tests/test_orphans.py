@@ -303,6 +303,25 @@ def test_a_compound_modifier_with_a_possessive_of_its_own_is_a_remnant():
     assert tree[3:7] == [(6, "cc"), (6, "nmod:poss"), (2, "conj"), (6, "orphan")]
 
 
+def test_a_compound_takes_the_possessive_before_it_when_the_subject_has_one():
+    """*My aunt teaches maths and my uncle music*: the parser hung *my* on *music*, *uncle* its
+    compound; *my uncle* mirrors *My aunt*, so it is the promoted remnant and *music* its orphan."""
+    rebuilt, tree = _rebuilt("adjacent-lent-possessive")
+    assert rebuilt == 1
+    assert tree[4:8] == [(7, "cc"), (7, "nmod:poss"), (3, "conj"), (7, "orphan")]
+    # After a comma, with the noun phrase read as an apposition: the comma goes to the verb.
+    rebuilt, tree = _rebuilt("adjacent-lent-possessive-comma")
+    assert rebuilt == 1
+    assert tree[4:8] == [(3, "punct"), (7, "nmod:poss"), (3, "conj"), (7, "orphan")]
+
+
+def test_a_possessive_stays_on_its_noun_phrase_without_a_possessive_subject_or_beside_a_like_object():
+    # *praised her garden and my village market*: two possessed objects, coordinated like with like.
+    assert _left_alone("adjacent-lent-possessive-like")
+    # *The aunt teaches maths and my uncle music*: no possessive of the subject's to mirror.
+    assert _left_alone("adjacent-lent-possessive-no-mirror")
+
+
 def test_a_possessor_that_mirrors_the_subjects_is_the_promoted_remnant():
     """*Ann's rent rose $40, and Bob's $25*: *Bob's* stands for *Bob's rent*, the subject remnant."""
     rebuilt, tree = _rebuilt("possessor-remnant")

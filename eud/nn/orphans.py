@@ -567,7 +567,9 @@ def adjacent_conjuncts(sentence: Sentence, gapping: Gapping) -> int:
     ``compound``, though a compound modifier takes no possessive of its own; in *Honeywell 's
     contract totaled $69.7 million, and IBM 's $68.8 million* it makes *IBM 's* the possessor of
     a conjunct of the verb, where it stands for *IBM 's contract* (a possessor remnant must pair
-    with the subject's possessor).  In each case the two
+    with the subject's possessor); in *My brother studies law and my cousin medicine* (or *..., my
+    cousin medicine*) it hangs *my* on *medicine*, where it belongs to *cousin*, mirroring the
+    subject's (:func:`_lent_possessives`).  In each case the two
     phrases are the remnants of a gapped clause that ends the sentence or its clause.  The first
     is promoted (``conj`` of the verb, or of the verb above the nominal they hung from) and the
     second becomes its ``orphan`` (:func:`_rebuild`), kept only when the first contrasts with the
@@ -575,7 +577,7 @@ def adjacent_conjuncts(sentence: Sentence, gapping: Gapping) -> int:
     possessor or numeral (:func:`_determined_subject`: *brought computers and television sets*).
     """
     words = sentence.words
-    if not any(w.udeprel == "conj" and w.upos in NOMINAL_HEADS for w in words):
+    if not any(w.udeprel in ("conj", "appos") and w.upos in NOMINAL_HEADS for w in words):
         return 0  # most sentences: no tree to build
     tree = BasicTree(sentence)
     candidates = []
@@ -593,20 +595,60 @@ def adjacent_conjuncts(sentence: Sentence, gapping: Gapping) -> int:
         if x is verb:
             pairs += [(words[c - 1], z) for z in conjuncts for c in tree.children[z.id]
                       if c < z.id and _possessor(tree, words[c - 1])]
+        lent = _lent_possessives(tree, x, verb)
+        pairs += [(compound, words[compound.head - 1]) for compound in lent]
         for first, second in pairs:
             start = tree.span(first.id, set(), skip_cc=True)[0]
             if start < 2:
                 continue
             cc, end = words[start - 2], tree.span(first.id, set())[1]
-            after = tree.span(second.id, {first.id}, skip_cc=True)
+            own = lent.get(first)
+            if own is not None:  # the possessive right before the compound is its own
+                cc, end = words[own.id - 2], first.id
+            after = tree.span(second.id, {first.id} | ({own.id} if own else set()), skip_cc=True)
             inside = words[cc.id:after[1]]
-            if (cc.upos != "CCONJ" or cc.udeprel != "cc" or cc.head not in (first.id, second.id)
+            separator = ((cc.upos == "CCONJ" and cc.udeprel == "cc")
+                         or (own is not None and second.udeprel == "appos" and cc.form == ","))
+            if (not separator or cc.head not in (first.id, second.id)
                     or end + 1 != after[0] or any(w.upos in ("CCONJ", "PUNCT", "VERB", "AUX") for w in inside)
                     or (after[1] < len(words) and words[after[1]].upos != "PUNCT")):
                 continue
-            candidates.append((first, verb, cc, second))
-    return sum(_rebuild(sentence, gapping, first, verb, cc, [second], accept=_determined_subject)
-               for first, verb, cc, second in candidates)
+            candidates.append((first, verb, cc, second, own))
+    rebuilt = 0
+    for first, verb, cc, second, own in candidates:
+        if own is not None:
+            own.head = first.id
+        if _rebuild(sentence, gapping, first, verb, cc, [second], accept=_determined_subject):
+            rebuilt += 1
+        elif own is not None:
+            own.head = second.id
+    return rebuilt
+
+
+def _lent_possessives(tree: BasicTree, argument: Word, verb: Word) -> dict[Word, Word]:
+    """Compound modifiers that take the possessive right before them from their head, by the subject's pattern.
+
+    In *My brother studies law and my cousin medicine* (or *..., my cousin medicine*) the parser
+    reads *my cousin medicine* as one noun phrase, *my* on *medicine* and *cousin* its compound.
+    That is a possible noun phrase (*my university library*), so the compound takes the possessive
+    only where the full clause's subject has a possessive of its own to mirror (*My brother*); the
+    noun phrase hangs on ``argument`` (an argument of ``verb``) as a conjunct or, after a comma, an
+    apposition.  Returns {compound: possessive}.
+    """
+    words = tree.sentence.words
+    subject = next((words[c - 1] for c in tree.children[verb.id] if words[c - 1].udeprel == "nsubj"), None)
+    if subject is None or not _has_possessive(tree, subject) or _has_possessive(tree, argument):
+        return {}  # no possessive to mirror, or one of the argument's own: like with like (*his job and my ...*)
+    lent = {}
+    for c in tree.children[argument.id]:
+        head = words[c - 1]
+        if head.udeprel not in ("conj", "appos") or head.upos not in NOMINAL_HEADS or head.id < 4:
+            continue
+        compound, owner = words[head.id - 2], words[head.id - 3]
+        if (compound.head == head.id and compound.udeprel == "compound" and compound.upos in NOMINAL_HEADS
+                and owner.head == head.id and owner.deprel == "nmod:poss" and owner.upos in ("PRON", "DET")):
+            lent[compound] = owner
+    return lent
 
 
 def _determined_subject(clause: Alignment, tree: BasicTree) -> bool:
