@@ -1,4 +1,4 @@
-"""eud.nn.orphans: orphan survives only where a predicate can have been elided."""
+"""eud.nn.orphans: orphan survives only where a predicate can have been elided; eud.nn.rebuilds: gapped clauses the parser missed."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from conftest import FIXTURES, REPO
 
 from eud.conllu import read_conllu
 from eud.enhance.gapping import Gapping
-from eud.nn.orphans import demote_orphans, demote_without_correlates, rebuild_unseen_gapping
+from eud.nn.orphans import demote_orphans, demote_without_correlates
+from eud.nn.rebuilds import rebuild_unseen_gapping
 
 FALLBACK = {"rather": "advmod", "work": "obl", "pears": "obj", "cook": "obj", "these": "nmod"}
 

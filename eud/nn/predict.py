@@ -36,7 +36,8 @@ from eud.nn.lexicon import Lemmatizer
 from eud.nn.model import TAGS, Parser, resolve_precision
 from eud.nn.morphology import FeatsChoice
 from eud.nn.mst import decode_tree
-from eud.nn.orphans import demote_orphans, demote_without_correlates, rebuild_unseen_gapping
+from eud.nn.orphans import demote_orphans, demote_without_correlates
+from eud.nn.rebuilds import rebuild_unseen_gapping
 from eud.nn.verifier import GappingVerifier
 from eud.nn.vocab import Vocab
 from eud.validate.repair import repair_sentence

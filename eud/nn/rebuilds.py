@@ -1,0 +1,424 @@
+"""Build gapped clauses the parser did not see, where its tree allows no other reading.
+
+A parser that learnt gapping from a few hundred sentences reads some textbook cases as noun
+phrases, and :func:`rebuild_unseen_gapping` rebuilds them: a subject pronoun after a conjunction
+with no verb of its own (*He likes tea and she coffee*), two conjuncts with nothing between them
+(*The children wanted cake and the adults wine*; *and IBM 's $68.8 million*; *and my cousin
+medicine*), a verbless conjunct followed by a phrase that mirrors one of the full clause (*promote
+TPA for heart patients and streptokinase for other purposes*), and a noun that repeats the
+subject's with a modifier of its own (*, the Hungarian fund with $40 million*).  Each rebuilt
+clause must pass the shape checks a parsed one passes (:func:`eud.nn.orphans.unsound`), or it is
+put back as the parser had it.  It is the opposite repair of :mod:`eud.nn.orphans`, which undoes
+gapped clauses the parser posited where nothing was elided.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+
+from eud.enhance.correlates import FUNCTION_UPOS, BasicTree, possessive
+from eud.enhance.gapping import Alignment, Gapping
+from eud.graph import Sentence, Word
+from eud.nn.orphans import ARGUMENTS, FUNCTION_RELATIONS, PREDICATE_MARKERS, lowercase_lemma, phrase_shape, unsound
+
+# The relations of a verb's phrase that may be a gapped clause's second remnant (mirrored_phrases).
+TRAILING = frozenset({"obl", "obj", "iobj", "advmod", "advcl", "xcomp"})
+# What a subject remnant's clause may hold: phrases of these parts of speech, no verb.
+REMNANT_UPOS = frozenset({"NOUN", "PROPN", "NUM", "PRON", "DET", "ADJ", "ADP", "ADV", "PART", "SYM"})
+# Relations by which a clause hangs on a word (_in_clause_of).
+CLAUSAL = frozenset({"acl", "advcl", "ccomp", "csubj", "xcomp", "parataxis"})
+NOMINAL_HEADS = frozenset({"NOUN", "PROPN", "NUM", "PRON", "SYM"})
+# Modifiers before a noun by which it contrasts with the subject whose noun it repeats (echoed_subjects).
+CONTRASTING = frozenset({"amod", "nmod", "nummod", "compound"})
+
+
+def rebuild_unseen_gapping(sentence: Sentence, gapping: Gapping) -> int:
+    """Rebuild gapped clauses the parser read as something no grammar allows; returns how many.
+
+    A parser that saw little gapping reads some textbook cases as noun phrases.  Four shapes
+    cannot well be anything else, each switched on by a key of the profile's ``[gapping]`` table:
+    :func:`stranded_subjects` (``verbless_subjects``), :func:`adjacent_conjuncts`
+    (``bare_remnants``), :func:`mirrored_phrases` (``mirrored_phrases``) and
+    :func:`echoed_subjects` (``echoed_subjects``).
+    """
+    style = gapping.style
+    return ((stranded_subjects(sentence, gapping) if style.verbless_subjects else 0)
+            + (adjacent_conjuncts(sentence, gapping) if style.bare_remnants else 0)
+            + (mirrored_phrases(sentence, gapping) if style.mirrored_phrases else 0)
+            + (echoed_subjects(sentence, gapping) if style.echoed_subjects else 0))
+
+
+def stranded_subjects(sentence: Sentence, gapping: Gapping) -> int:
+    """Rebuild gapped clauses around a subject pronoun the parser left without a verb; returns how many.
+
+    In a language without verbless clauses, a nominative personal pronoun right after a
+    conjunction, followed by phrases with no verb up to the next punctuation mark, can only be
+    the subject remnant of a gapped clause: *He likes tea and she coffee*.  A parser that never
+    saw that pattern makes *she* a ``compound`` of *coffee*, or both conjuncts of *likes*.  The
+    pronoun is promoted (``conj`` of the nearest verb before the conjunction) and the head of
+    each following phrase becomes its ``orphan`` (:func:`_rebuild`).
+    """
+    words = sentence.words
+    rebuilt = 0
+    for pronoun in words:
+        if not _stranded(sentence, pronoun):
+            continue
+        cc = words[pronoun.id - 2]
+        verb = next((w for w in reversed(words[:cc.id - 1]) if w.upos == "VERB"), None)
+        span = _clause_after(sentence, pronoun)
+        inside = {w.id for w in span}
+        heads = [w for w in span if w.head not in inside]
+        # Each phrase needs a content word at its head: the parser's function word there is garbage.
+        if verb is None or not any(h.upos in NOMINAL_HEADS for h in heads) or any(h.upos in FUNCTION_UPOS for h in heads):
+            continue
+        rebuilt += _rebuild(sentence, gapping, pronoun, verb, cc, heads)
+    return rebuilt
+
+
+def adjacent_conjuncts(sentence: Sentence, gapping: Gapping) -> int:
+    """Rebuild gapped clauses the parser read as two noun phrases with nothing between them; returns how many.
+
+    Members of a list are separated by a conjunction or a comma.  In *The children wanted cake
+    and the adults wine* the parser makes *adults* and *wine* conjuncts of *cake*, though nothing
+    separates them; in *Sarah drinks wine and her husband beer* it glues *husband* to *beer* as a
+    ``compound``, though a compound modifier takes no possessive of its own; in *Honeywell 's
+    contract totaled $69.7 million, and IBM 's $68.8 million* it makes *IBM 's* the possessor of
+    a conjunct of the verb, where it stands for *IBM 's contract* (a possessor remnant must pair
+    with the subject's possessor); in *My brother studies law and my cousin medicine* (or *..., my
+    cousin medicine*) it hangs *my* on *medicine*, where it belongs to *cousin*, mirroring the
+    subject's (:func:`_lent_possessives`).  In each case the two
+    phrases are the remnants of a gapped clause that ends the sentence or its clause.  The first
+    is promoted (``conj`` of the verb, or of the verb above the nominal they hung from) and the
+    second becomes its ``orphan`` (:func:`_rebuild`), kept only when the first contrasts with the
+    full clause's subject and both have correlates, and a common noun first has a determiner,
+    possessor or numeral (:func:`_determined_subject`: *brought computers and television sets*).
+    """
+    words = sentence.words
+    if not any(w.udeprel in ("conj", "appos") and w.upos in NOMINAL_HEADS for w in words):
+        return 0  # most sentences: no tree to build
+    tree = BasicTree(sentence)
+    candidates = []
+    for x in words:
+        conjuncts = [words[c - 1] for c in tree.children[x.id]
+                     if words[c - 1].udeprel == "conj" and words[c - 1].upos in NOMINAL_HEADS]
+        verb = x if x.upos == "VERB" else None
+        if verb is None and x.head and x.udeprel in ARGUMENTS and words[x.head - 1].upos == "VERB":
+            verb = words[x.head - 1]
+        if verb is None:
+            continue
+        pairs = list(itertools.pairwise(conjuncts))
+        pairs += [(words[c - 1], z) for z in conjuncts for c in tree.children[z.id]
+                  if c < z.id and words[c - 1].udeprel == "compound" and _has_possessive(tree, words[c - 1])]
+        if x is verb:
+            pairs += [(words[c - 1], z) for z in conjuncts for c in tree.children[z.id]
+                      if c < z.id and _possessor(tree, words[c - 1])]
+        lent = _lent_possessives(tree, x, verb)
+        pairs += [(compound, words[compound.head - 1]) for compound in lent]
+        for first, second in pairs:
+            start = tree.span(first.id, set(), skip_cc=True)[0]
+            if start < 2:
+                continue
+            cc, end = words[start - 2], tree.span(first.id, set())[1]
+            own = lent.get(first)
+            if own is not None:  # the possessive right before the compound is its own
+                cc, end = words[own.id - 2], first.id
+            after = tree.span(second.id, {first.id} | ({own.id} if own else set()), skip_cc=True)
+            inside = words[cc.id:after[1]]
+            separator = ((cc.upos == "CCONJ" and cc.udeprel == "cc")
+                         or (own is not None and second.udeprel == "appos" and cc.form == ","))
+            if (not separator or cc.head not in (first.id, second.id)
+                    or end + 1 != after[0] or any(w.upos in ("CCONJ", "PUNCT", "VERB", "AUX") for w in inside)
+                    or (after[1] < len(words) and words[after[1]].upos != "PUNCT")):
+                continue
+            candidates.append((first, verb, cc, second, own))
+    rebuilt = 0
+    for first, verb, cc, second, own in candidates:
+        if own is not None:
+            own.head = first.id
+        if _rebuild(sentence, gapping, first, verb, cc, [second], accept=_determined_subject):
+            rebuilt += 1
+        elif own is not None:
+            own.head = second.id
+    return rebuilt
+
+
+def _lent_possessives(tree: BasicTree, argument: Word, verb: Word) -> dict[Word, Word]:
+    """Compound modifiers that take the possessive right before them from their head, by the subject's pattern.
+
+    In *My brother studies law and my cousin medicine* (or *..., my cousin medicine*) the parser
+    reads *my cousin medicine* as one noun phrase, *my* on *medicine* and *cousin* its compound.
+    That is a possible noun phrase (*my university library*), so the compound takes the possessive
+    only where the full clause's subject has a possessive of its own to mirror (*My brother*); the
+    noun phrase hangs on ``argument`` (an argument of ``verb``) as a conjunct or, after a comma, an
+    apposition.  Returns {compound: possessive}.
+    """
+    words = tree.sentence.words
+    subject = next((words[c - 1] for c in tree.children[verb.id] if words[c - 1].udeprel == "nsubj"), None)
+    if subject is None or not _has_possessive(tree, subject) or _has_possessive(tree, argument):
+        return {}  # no possessive to mirror, or one of the argument's own: like with like (*his job and my ...*)
+    lent = {}
+    for c in tree.children[argument.id]:
+        head = words[c - 1]
+        if head.udeprel not in ("conj", "appos") or head.upos not in NOMINAL_HEADS or head.id < 4:
+            continue
+        compound, owner = words[head.id - 2], words[head.id - 3]
+        if (compound.head == head.id and compound.udeprel == "compound" and compound.upos in NOMINAL_HEADS
+                and owner.head == head.id and owner.deprel == "nmod:poss" and owner.upos in ("PRON", "DET")):
+            lent[compound] = owner
+    return lent
+
+
+def _determined_subject(clause: Alignment, tree: BasicTree) -> bool:
+    """:func:`_contrasts_with_subject`, for a promoted remnant that can stand as a subject by itself.
+
+    A bare common noun right before another noun is a compound modifier or a verb the tagger
+    read as a noun (*brought computers and television sets*, *follows the Way and honours
+    harmony*); a subject remnant has a determiner, possessor or numeral, or is a name or pronoun
+    (*and the adults wine*, *and her husband beer*, *and IBM 's $68.8 million*).
+    """
+    promoted, words = clause.promoted, tree.sentence.words
+    determined = promoted.upos != "NOUN" or any(
+        words[c - 1].deprel in ("det", "nmod:poss", "nummod") or possessive(words[c - 1]) for c in tree.children[promoted.id])
+    return determined and _contrasts_with_subject(clause, tree)
+
+
+def _contrasts_with_subject(clause: Alignment, tree: BasicTree) -> bool:
+    """Whether every remnant has a correlate, the promoted one a subject.
+
+    A possessor stands for the noun it modifies (*Honeywell 's contract totaled $69.7 million, and
+    IBM 's $68.8 million*: *IBM 's* is the elided *IBM 's contract*), so a possessive remnant
+    contrasts with the subject's possessor, and with nothing else.
+    """
+    words = tree.sentence.words
+    subject = clause.correlates[clause.remnants.index(clause.promoted)]
+    if subject is not None and _possessor(tree, subject) and subject.head:
+        subject = words[subject.head - 1]
+    if subject is None or subject.udeprel not in ("nsubj", "csubj") or None in clause.correlates:
+        return False
+    return not _owns(tree, clause.promoted) or any(_possessor(tree, words[c - 1]) for c in tree.children[subject.id])
+
+
+def _possessor(tree: BasicTree, word: Word) -> bool:
+    """Whether ``word`` is a possessor marked by a possessive clitic (*IBM* in *IBM 's $68.8 million*)."""
+    return word.deprel == "nmod:poss" and _owns(tree, word)
+
+
+def _owns(tree: BasicTree, word: Word) -> bool:
+    """Whether ``word`` has a possessive clitic (*'s*) of its own."""
+    words = tree.sentence.words
+    return any(possessive(words[c - 1]) for c in tree.children[word.id])
+
+
+def mirrored_phrases(sentence: Sentence, gapping: Gapping) -> int:
+    """Rebuild gapped clauses whose second remnant the parser hung on the full clause's verb; returns how many.
+
+    In *promote TPA for heart patients and streptokinase for other purposes* the parser makes
+    *streptokinase* a ``conj`` of *promote*, a noun with no verb of its own, and hangs *for other
+    purposes* on *promote* as well, a modifier shared by both conjuncts.  But the first conjunct
+    already has its own phrase of that shape (*for heart patients*) between the promoted remnant's
+    correlate (*TPA*) and the conjunction, so the trailing one mirrors it: it is the gapped clause's
+    second remnant (*3,040,000 shares will be sold by the company and 210,000 by a holder*).  The
+    trailing phrase must follow the conjunct directly and end its clause, and it is made the
+    conjunct's ``orphan`` (:func:`_rebuild`) only when both remnants have correlates in that order,
+    the second marked by the same adposition or subordinator as its correlate and of its category.
+    """
+    words = sentence.words
+    if not any(w.udeprel == "conj" and w.upos in NOMINAL_HEADS for w in words):
+        return 0
+    tree = BasicTree(sentence)
+    candidates = []
+    for verb in words:
+        if verb.upos != "VERB":
+            continue
+        dependents = [words[c - 1] for c in tree.children[verb.id]]
+        for conjunct in dependents:
+            if conjunct.udeprel != "conj" or conjunct.upos not in NOMINAL_HEADS:
+                continue
+            own = [words[c - 1] for c in tree.children[conjunct.id]]
+            cc = next((w for w in own if w.udeprel == "cc" and w.id < conjunct.id), None)
+            if cc is None or any(w.udeprel in PREDICATE_MARKERS | {"mark", "orphan"} for w in own):
+                continue
+            end = tree.span(conjunct.id, set())[1]
+            phrase = next((w for w in dependents if w.id > end and w.udeprel in TRAILING), None)
+            if phrase is None or not tree.marker(phrase.id):
+                continue
+            first, last = tree.span(phrase.id, set())
+            if first != end + 1 or (last < len(words) and words[last].upos != "PUNCT"):
+                continue
+            candidates.append((conjunct, verb, cc, phrase))
+    return sum(_rebuild(sentence, gapping, conjunct, verb, cc, [phrase], accept=_mirrors)
+               for conjunct, verb, cc, phrase in candidates)
+
+
+def echoed_subjects(sentence: Sentence, gapping: Gapping) -> int:
+    """Rebuild gapped clauses whose subject remnant repeats the full clause's subject noun; returns how many.
+
+    In *The Polish fund would be seeded with $160 million, the Hungarian fund with $40 million*
+    the parser hangs *the Hungarian fund* on *$160 million* as an apposition.  But an apposition
+    names what its anchor names, and *fund* repeats the subject's noun, not the anchor's: with a
+    modifier of its own it contrasts with the subject (*Red figures ... indicated falling stocks;
+    blue figures, rising stocks*).  Such a common noun with a modifier of its own before it (a
+    repeated name is no contrast), after a conjunction, comma or semicolon, is made
+    the promoted remnant (``conj`` of the verb) and the one phrase after it, up to the end of the
+    sentence or its clause and with no verb of its own, its ``orphan`` (:func:`_rebuild`), kept
+    only when that phrase mirrors a dependent of the verb (adposition and category) and both
+    remnants have correlates, the first the subject.
+    """
+    words = sentence.words
+    nouns = [w for w in words if w.upos == "NOUN"]
+    if not any(s.udeprel == "nsubj" and any(n.id > s.id and lowercase_lemma(n) == lowercase_lemma(s) for n in nouns) for s in nouns):
+        return 0  # most sentences: no subject noun said again later, no tree to build
+    tree: BasicTree | None = None
+    rebuilt = 0
+    for verb in words:
+        if verb.upos != "VERB":
+            continue
+        tree = tree or BasicTree(sentence)
+        subject = next((words[c - 1] for c in tree.children[verb.id]
+                        if words[c - 1].udeprel == "nsubj" and words[c - 1].upos == "NOUN"), None)
+        if subject is None or subject.id > verb.id:
+            continue
+        for noun in words[verb.id:]:
+            if (noun.upos != "NOUN" or lowercase_lemma(noun) != lowercase_lemma(subject) or noun.head == verb.id
+                    or not _in_clause_of(tree, verb, noun)
+                    or not any(words[c - 1].udeprel in CONTRASTING for c in tree.children[noun.id] if c < noun.id)):
+                continue
+            clause = _echo_clause(tree, verb, noun)
+            if clause is None:
+                continue
+            separator, phrase = clause
+            if _rebuild(sentence, gapping, noun, verb, separator, [phrase], accept=_contrasts_with_subject):
+                rebuilt += 1
+                tree = None
+                break
+    return rebuilt
+
+
+def _echo_clause(tree: BasicTree, verb: Word, noun: Word) -> tuple[Word, Word] | None:
+    """The separator before ``noun`` and the one verbless phrase after it that mirrors a dependent of ``verb``."""
+    words = tree.sentence.words
+    own = [words[c - 1] for c in tree.children[noun.id]]
+    if any(w.udeprel in PREDICATE_MARKERS | {"orphan", "cop", "mark"} for w in own):
+        return None
+    start = tree.span(noun.id, set(), skip_cc=True)[0]
+    separator = words[start - 2] if start > 1 else None
+    if separator is None or not (separator.upos == "CCONJ" or separator.form in (",", ";")):
+        return None
+    # Without the phrases it heads that come after it: *the Hungarian fund [with $40 million]*.
+    end = max([noun.id] + [i for c in tree.children[noun.id] if c < noun.id for i in tree.subtree(c, set())])
+    first = end + 1
+    if first <= len(words) and words[first - 1].form == ",":
+        first += 1  # a comma where the verb would be (*blue figures, rising stocks*)
+    last = first
+    while last <= len(words) and words[last - 1].upos != "PUNCT":
+        last += 1
+    region = words[first - 1:last - 1]
+    inside = {w.id for w in region}
+    tops = [w for w in region if w.head not in inside]
+    if (len(tops) != 1 or (last <= len(words) and words[last - 1].form not in (".", ";", "!", "?"))
+            or any(w.upos in ("VERB", "AUX") and w.udeprel not in ("amod", "acl") for w in region)):
+        return None
+    phrase = tops[0]
+    shape = phrase_shape(tree, phrase)
+    mirrored = any(phrase_shape(tree, words[c - 1]) == shape
+                   for c in tree.children[verb.id] if words[c - 1].udeprel not in FUNCTION_RELATIONS | {"nsubj"})
+    return (separator, phrase) if mirrored else None
+
+
+def _mirrors(clause: Alignment, tree: BasicTree) -> bool:
+    """Whether a two-remnant clause's orphan mirrors a phrase of the full clause before the conjunction."""
+    pairs = [(r, c) for r, c in zip(clause.remnants, clause.correlates) if c is not None]
+    if len(clause.remnants) != 2 or len(pairs) != 2:
+        return False
+    (_, promoted_correlate), (orphan, correlate) = sorted(pairs, key=lambda pair: pair[0] is not clause.promoted)
+    words = tree.sentence.words
+    cc = next((words[c - 1] for c in tree.children[clause.promoted.id] if words[c - 1].udeprel == "cc"), None)
+    return (cc is not None and promoted_correlate.id < correlate.id < cc.id
+            and phrase_shape(tree, orphan) == phrase_shape(tree, correlate))
+
+
+
+def _has_possessive(tree: BasicTree, word: Word) -> bool:
+    """Whether ``word`` has a possessive determiner or pronoun of its own (*her* in *her husband*)."""
+    words = tree.sentence.words
+    return any(words[c - 1].deprel == "nmod:poss" and words[c - 1].upos in ("PRON", "DET") for c in tree.children[word.id])
+
+
+def _rebuild(sentence: Sentence, gapping: Gapping, promoted: Word, verb: Word, cc: Word, orphans: list[Word],
+             accept: Callable[[Alignment, BasicTree], bool] | None = None) -> bool:
+    """Make ``promoted`` a ``conj`` of ``verb`` with ``cc`` and ``orphans`` under it; whether the clause stays.
+
+    ``cc`` is the conjunction, or the punctuation mark that stands for one (*, the Hungarian fund
+    with $40 million*), which goes to the verb, as the GAPPING corpus has it; after a semicolon the
+    clause is juxtaposed (``parataxis``), not coordinated.  The rebuilt clause is put back as the
+    parser had it when it fails the shape checks a parsed clause must pass (:func:`eud.nn.orphans.unsound`) or
+    the shape's own test ``accept``.
+    """
+    if _dominates(sentence, {promoted.id, *(o.id for o in orphans)}, verb.id):
+        return False  # the parser hung the verb inside the clause; rebuilding would make a cycle
+    saved = {w.id: (w.head, w.deprel) for w in (promoted, cc, *orphans)}
+    promoted.head, promoted.deprel = verb.id, "parataxis" if cc.form == ";" else "conj"
+    if cc.upos == "PUNCT":
+        cc.head, cc.deprel = verb.id, "punct"
+    else:
+        cc.head, cc.deprel = promoted.id, "cc"
+    for o in orphans:
+        o.head, o.deprel = promoted.id, "orphan"
+    clause = next((c for c in gapping.alignments(sentence) if c.promoted is promoted), None)
+    tree = BasicTree(sentence)
+    fails = clause is None or unsound(clause, tree) or (accept is not None and not accept(clause, tree))
+    if fails:
+        for i, (head, deprel) in saved.items():
+            sentence.words[i - 1].head, sentence.words[i - 1].deprel = head, deprel
+    return not fails
+
+
+def _stranded(sentence: Sentence, word: Word) -> bool:
+    """Whether ``word`` is a nominative personal pronoun right after a conjunction, not yet in a gapped clause."""
+    if word.upos != "PRON" or word.feat("Case") != "Nom" or word.feat("PronType") != "Prs" or word.id < 3:
+        return False
+    if sentence.word(word.id - 1).upos != "CCONJ" or word.deprel == "orphan":
+        return False
+    return not any(w.head == word.id and w.deprel == "orphan" for w in sentence.words)
+
+
+def _clause_after(sentence: Sentence, pronoun: Word) -> list[Word]:
+    """The words after ``pronoun`` up to the next punctuation mark or conjunction, if none is a verb (else [])."""
+    span = []
+    for w in sentence.words[pronoun.id:]:
+        if w.upos in ("PUNCT", "CCONJ"):
+            break
+        if w.upos not in REMNANT_UPOS:
+            return []
+        span.append(w)
+    return span
+
+
+def _in_clause_of(tree: BasicTree, verb: Word, word: Word) -> bool:
+    """Whether ``word`` hangs under ``verb`` with no other predicate between them.
+
+    A word on the way up that heads a clause of its own (a clausal relation, or a subject or copula
+    among its dependents) puts ``word`` in that clause: in *got into an argument about who was the
+    brightest, the fastest, and the best chess player*, *player* belongs to *was the brightest*.
+    """
+    words = tree.sentence.words
+    i = word.head
+    while i and i != verb.id:
+        above = words[i - 1]
+        if above.udeprel in CLAUSAL or any(words[c - 1].udeprel in ("nsubj", "csubj", "cop") for c in tree.children[i]):
+            return False
+        i = above.head
+    return i == verb.id
+
+
+def _dominates(sentence: Sentence, tops: set[int], word_id: int) -> bool:
+    """Whether one of ``tops`` is ``word_id`` or above it in the basic tree."""
+    seen: set[int] = set()
+    i = word_id
+    while i and i not in seen:
+        if i in tops:
+            return True
+        seen.add(i)
+        i = sentence.word(i).head or 0
+    return False
