@@ -338,7 +338,6 @@ def _mirrors(clause: Alignment, tree: BasicTree) -> bool:
             and phrase_shape(tree, orphan) == phrase_shape(tree, correlate))
 
 
-
 def _has_possessive(tree: BasicTree, word: Word) -> bool:
     """Whether ``word`` has a possessive determiner or pronoun of its own (*her* in *her husband*)."""
     words = tree.sentence.words
