@@ -139,6 +139,22 @@ def test_lexicon_from_fixture(fixtures, tmp_path):
     assert Lemmatizer.load(tmp_path / "nothing") is None
 
 
+def test_lexicon_leaves_out_the_head_of_a_goeswith_split(fixtures):
+    # UD gives the first part of a split word the whole word's lemma (some|one -> someone,
+    # Carla|Ruiz@ENRON -> CarlaRuiz@ENRON); that is no lemma of the part alone.
+    table = build_lexicon(read_conllu(fixtures / "lexicon_goeswith.conllu"))
+    assert "some" not in table["PRON"] and "Carla" not in table.get("PROPN", {})
+    assert table["DET"]["Some"] == "some" and table["VERB"]["met"] == "meet"
+    assert "one" not in table.get("X", {})  # the second part's lemma is "_"
+
+
+def test_shipped_english_lexicon_has_no_goeswith_lemmas():
+    lem = Lemmatizer.load(Path(__file__).resolve().parents[1] / "models" / "en_ewt")
+    assert lem.known("Carlos", "PROPN") == "Carlos"  # was CarlosAlatorre@ENRON, from a split e-mail address
+    assert lem.known("some", "PRON") is None  # was someone, from "some one"
+    assert lem.known("went", "VERB") == "go"
+
+
 def test_multilingual_lexicon_one_table_per_language(fixtures, tmp_path):
     write_lexicon(tmp_path, read_conllu(fixtures / "segment_train_cs.conllu"), "cs")
     write_lexicon(tmp_path, read_conllu(fixtures / "segment_train.conllu"), "en")

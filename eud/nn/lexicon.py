@@ -2,7 +2,8 @@
 
 ``lexicon.json`` in a parser package maps UPOS → form → lemma, learnt from the
 training treebank (the most frequent lemma of each form and UPOS; ``""``
-stands for "the lemma is the form").  :class:`Lemmatizer` looks a word up:
+stands for "the lemma is the form"; the head of a ``goeswith`` split, which
+carries the whole word's lemma, is not counted).  :class:`Lemmatizer` looks a word up:
 
 1. ``(form, UPOS)``, then ``(lowercased form, UPOS)`` (``The`` → ``the``);
 2. otherwise the classifier's edit script, if its output is *plausible*;
@@ -43,11 +44,17 @@ LONGEST_SUFFIX = 6
 
 
 def build_lexicon(sentences: Iterable[Sentence]) -> dict[str, dict[str, str]]:
-    """UPOS → form → most frequent lemma (``""`` when it equals the form), from annotated sentences."""
+    """UPOS → form → most frequent lemma (``""`` when it equals the form), from annotated sentences.
+
+    The first part of a word split by a typo (``goeswith``) is left out: UD gives it the lemma of
+    the whole word (EWT: *Carlos* / *Alatorre@ENRON* → ``CarlosAlatorre@ENRON``), which is no lemma
+    of the part alone.
+    """
     counts: dict[tuple[str, str], Counter] = {}
     for sentence in sentences:
+        split = {w.head for w in sentence.words if w.deprel == "goeswith"}
         for w in sentence.words:
-            if w.lemma in ("", "_") and w.form != "_" or not w.upos or w.upos == "_":
+            if w.lemma in ("", "_") and w.form != "_" or not w.upos or w.upos == "_" or w.id in split:
                 continue
             counts.setdefault((w.upos, w.form), Counter())[w.lemma] += 1
     table: dict[str, dict[str, str]] = {}
