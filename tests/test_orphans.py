@@ -323,6 +323,36 @@ def test_a_possessive_stays_on_its_noun_phrase_without_a_possessive_subject_or_b
     assert _left_alone("adjacent-lent-possessive-no-mirror")
 
 
+def test_a_name_that_ends_on_a_common_word_is_two_remnants():
+    """*Tom bought apples and Lisa pears*: the parser read *Lisa pears* as one name; no name ends on a
+    lowercase word, so *Lisa* is the promoted remnant and *pears* its orphan."""
+    rebuilt, tree = _rebuilt("name-split-lowercase")
+    assert rebuilt == 1
+    assert tree[3:6] == [(5, "cc"), (2, "conj"), (5, "orphan")]
+
+
+def test_a_two_word_name_is_two_remnants_only_where_it_mirrors_bare_names():
+    """*Eva toured Vienna and Paul Prague*: *Eva* and *Vienna* are one-word names, so *Paul Prague* mirrors them."""
+    rebuilt, tree = _rebuilt("name-split-capitalised")
+    assert rebuilt == 1
+    assert tree[3:6] == [(5, "cc"), (2, "conj"), (5, "orphan")]
+    # A pronoun subject, or a common noun object, leaves nothing to mirror: *Paul Novak* stays a name.
+    assert _left_alone("name-split-pronoun-subject")
+    assert _left_alone("name-split-common-object")
+
+
+def test_two_bare_nominals_after_a_comma_are_remnants_when_the_first_contrasts_with_the_subject():
+    """*Some pupils play chess, others cards*: the parser made *others* a conjunct of *play* and *cards* an
+    apposition of *chess*, with nothing between them; *others* contrasts with *Some* (the profile's ``contrasts``)."""
+    rebuilt, tree = _rebuilt("juxtaposed-after-comma")
+    assert rebuilt == 1
+    assert tree[4:7] == [(3, "punct"), (3, "conj"), (6, "orphan")]
+    # A bare common noun the profile does not name stands as no subject by itself (*teachers cards*).
+    assert _left_alone("juxtaposed-bare-noun")
+    # Without the English profile's contrasts the tree stays as parsed.
+    assert _left_alone("juxtaposed-after-comma", language="ru")
+
+
 def test_a_possessor_that_mirrors_the_subjects_is_the_promoted_remnant():
     """*Ann's rent rose $40, and Bob's $25*: *Bob's* stands for *Bob's rent*, the subject remnant."""
     rebuilt, tree = _rebuilt("possessor-remnant")
@@ -393,6 +423,19 @@ def test_a_trailing_phrase_that_mirrors_nothing_stays_shared():
     assert _left_alone("mirrored-phrase", language="ru")
 
 
+def test_a_phrase_hung_on_a_subject_remnant_after_a_comma_is_its_orphan():
+    """*My aunt works in Oslo, my uncle in Bergen*: the parser made *my uncle* a ``parataxis`` of *works*
+    with *in Bergen* as its ``nmod``; *my uncle* mirrors *My aunt* and *in Bergen* mirrors *in Oslo*."""
+    rebuilt, tree = _rebuilt("mirrored-nested-comma")
+    assert rebuilt == 1
+    assert tree[5:10] == [(3, "punct"), (8, "nmod:poss"), (3, "conj"), (10, "case"), (8, "orphan")]
+
+
+def test_an_afterthought_about_the_object_is_no_subject_remnant():
+    """*She works in Oslo, a city in Norway*: *a city* mirrors no pronoun; the tree stays as parsed."""
+    assert _left_alone("mirrored-nested-afterthought")
+
+
 def test_a_language_with_verbless_clauses_keeps_its_stranded_subjects():
     """The Russian profile does not set ``verbless_subjects``: *а она — врач* needs no verb."""
     assert _left_alone("stranded-compound", language="ru")
@@ -409,7 +452,27 @@ def test_the_shipped_english_parser_restores_the_verb_the_parser_did_not_see(one
             "We bought bread for breakfast and cheese for dinner.")
     remnants = [{"she": "nsubj", "coffee": "obj"}, {"they": "nsubj", "pasta": "obj"}, {"adults": "nsubj", "wine": "obj"},
                 {"cheese": "obj", "dinner": "obl:for"}]  # the last: mirrored_phrases
-    for sentence, verb, labels in zip(nlp(text).sentences, ("likes", "ordered", "wanted", "bought"), remnants, strict=True):
+    _assert_gapped(nlp(text).sentences, ("likes", "ordered", "wanted", "bought"), remnants)
+
+
+def test_the_shipped_english_parser_splits_names_and_comma_clauses(one_torch_thread):
+    """Session 22's shapes from raw text: a name ending on a common noun (*Jane pasta*), a two-word name
+    mirroring bare names (*Paul Prague*), a phrase hung on a subject remnant after a comma (*my uncle in
+    Bergen*) and two bare nominals after a comma (*others cards*)."""
+    pytest.importorskip("torch")
+    import eud
+
+    nlp = eud.load(REPO / "models" / "en_ewt")
+    text = ("Sam ordered pizza and Jane pasta. Eva toured Vienna and Paul Prague. "
+            "My aunt works in Oslo, my uncle in Bergen. Some pupils play chess, others cards.")
+    remnants = [{"Jane": "nsubj", "pasta": "obj"}, {"Paul": "nsubj", "Prague": "obj"},
+                {"uncle": "nsubj", "Bergen": "obl:in"}, {"others": "nsubj", "cards": "obj"}]
+    _assert_gapped(nlp(text).sentences, ("ordered", "toured", "works", "play"), remnants)
+
+
+def _assert_gapped(sentences, verbs, remnants) -> None:
+    """Each sentence has one empty node, a copy of its verb, and the remnants hang on it with these labels."""
+    for sentence, verb, labels in zip(sentences, verbs, remnants, strict=True):
         (node,) = sentence.empty_nodes
         assert node.form == verb
         words = {w.form: w for w in sentence.words}

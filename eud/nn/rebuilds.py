@@ -4,8 +4,9 @@ A parser that learnt gapping from a few hundred sentences reads some textbook ca
 phrases, and :func:`rebuild_unseen_gapping` rebuilds them: a subject pronoun after a conjunction
 with no verb of its own (*He likes tea and she coffee*), two conjuncts with nothing between them
 (*The children wanted cake and the adults wine*; *and IBM 's $68.8 million*; *and my cousin
-medicine*), a verbless conjunct followed by a phrase that mirrors one of the full clause (*promote
-TPA for heart patients and streptokinase for other purposes*), and a noun that repeats the
+medicine*; *and Jane pasta*; *, others poems*), a verbless conjunct followed by a phrase that
+mirrors one of the full clause (*promote TPA for heart patients and streptokinase for other
+purposes*; *, my brother in Madrid*), and a noun that repeats the
 subject's with a modifier of its own (*, the Hungarian fund with $40 million*).  Each rebuilt
 clause must pass the shape checks a parsed one passes (:func:`eud.nn.orphans.unsound`), or it is
 put back as the parser had it.  It is the opposite repair of :mod:`eud.nn.orphans`, which undoes
@@ -87,7 +88,10 @@ def adjacent_conjuncts(sentence: Sentence, gapping: Gapping) -> int:
     a conjunct of the verb, where it stands for *IBM 's contract* (a possessor remnant must pair
     with the subject's possessor); in *My brother studies law and my cousin medicine* (or *..., my
     cousin medicine*) it hangs *my* on *medicine*, where it belongs to *cousin*, mirroring the
-    subject's (:func:`_lent_possessives`).  In each case the two
+    subject's (:func:`_lent_possessives`); in *Sam ordered pizza and Jane pasta* it reads a name,
+    *Jane* with *pasta* as its ``flat`` part (:func:`_split_name`); in *Some students read novels,
+    others poems* it hangs *poems* on *novels* as an apposition, with *others* between them
+    (:func:`_juxtaposed`: a comma is the separator here).  In each case the two
     phrases are the remnants of a gapped clause that ends the sentence or its clause.  The first
     is promoted (``conj`` of the verb, or of the verb above the nominal they hung from) and the
     second becomes its ``orphan`` (:func:`_rebuild`), kept only when the first contrasts with the
@@ -95,10 +99,11 @@ def adjacent_conjuncts(sentence: Sentence, gapping: Gapping) -> int:
     possessor or numeral (:func:`_determined_subject`: *brought computers and television sets*).
     """
     words = sentence.words
-    if not any(w.udeprel in ("conj", "appos") and w.upos in NOMINAL_HEADS for w in words):
+    if not any(w.udeprel in ("conj", "appos", "parataxis") and w.upos in NOMINAL_HEADS for w in words):
         return 0  # most sentences: no tree to build
     tree = BasicTree(sentence)
     candidates = []
+    juxtaposed: set[tuple[int, int]] = set()
     for x in words:
         conjuncts = [words[c - 1] for c in tree.children[x.id]
                      if words[c - 1].udeprel == "conj" and words[c - 1].upos in NOMINAL_HEADS]
@@ -115,32 +120,71 @@ def adjacent_conjuncts(sentence: Sentence, gapping: Gapping) -> int:
                       if c < z.id and _possessor(tree, words[c - 1])]
         lent = _lent_possessives(tree, x, verb)
         pairs += [(compound, words[compound.head - 1]) for compound in lent]
+        if x is verb:
+            after_comma = _juxtaposed(tree, verb)
+            juxtaposed.update((first.id, second.id) for first, second in after_comma)
+            pairs += after_comma
+        pairs += [(z, words[c - 1]) for z in conjuncts for c in tree.children[z.id] if _split_name(tree, verb, z, words[c - 1])]
         for first, second in pairs:
             start = tree.span(first.id, set(), skip_cc=True)[0]
             if start < 2:
                 continue
-            cc, end = words[start - 2], tree.span(first.id, set())[1]
+            cc, end = words[start - 2], tree.span(first.id, {second.id})[1]
             own = lent.get(first)
             if own is not None:  # the possessive right before the compound is its own
                 cc, end = words[own.id - 2], first.id
             after = tree.span(second.id, {first.id} | ({own.id} if own else set()), skip_cc=True)
             inside = words[cc.id:after[1]]
             separator = ((cc.upos == "CCONJ" and cc.udeprel == "cc")
-                         or (own is not None and second.udeprel == "appos" and cc.form == ","))
+                         or (cc.form == "," and ((own is not None and second.udeprel == "appos")
+                                                 or (first.id, second.id) in juxtaposed)))
             if (not separator or cc.head not in (first.id, second.id)
                     or end + 1 != after[0] or any(w.upos in ("CCONJ", "PUNCT", "VERB", "AUX") for w in inside)
                     or (after[1] < len(words) and words[after[1]].upos != "PUNCT")):
                 continue
             candidates.append((first, verb, cc, second, own))
     rebuilt = 0
+    contrasting = frozenset(lemma for pair in gapping.style.contrasts for lemma in pair.lower().split("/"))
+
+    def accept(clause: Alignment, tree: BasicTree) -> bool:
+        return _determined_subject(clause, tree, contrasting)
+
     for first, verb, cc, second, own in candidates:
         if own is not None:
             own.head = first.id
-        if _rebuild(sentence, gapping, first, verb, cc, [second], accept=_determined_subject):
+        if _rebuild(sentence, gapping, first, verb, cc, [second], accept=accept):
             rebuilt += 1
         elif own is not None:
             own.head = second.id
     return rebuilt
+
+
+def _juxtaposed(tree: BasicTree, verb: Word) -> list[tuple[Word, Word]]:
+    """Two bare nominals after a comma, the first hung on ``verb``, the second right after it on the verb or an argument.
+
+    *Some students read novels, others poems*: the parser makes *others* a conjunct of *read* and
+    *poems* an apposition of *novels*, or both juxtaposed to the verb (*prefer tea, others coffee*),
+    though nothing separates them.  Returns (first, second) pairs for :func:`adjacent_conjuncts`.
+    """
+    words = tree.sentence.words
+    pairs = []
+    for c in tree.children[verb.id]:
+        first = words[c - 1]
+        if first.udeprel not in ("conj", "parataxis") or first.upos not in NOMINAL_HEADS or first.id < 3:
+            continue
+        comma = words[first.id - 2]
+        if comma.form != "," or comma.head != first.id:
+            continue
+        end = tree.span(first.id, set())[1]
+        if end >= len(words):
+            continue
+        second = words[end]
+        if second.upos not in NOMINAL_HEADS or not second.head or second.head == first.id:
+            continue
+        anchor = words[second.head - 1]
+        if anchor is verb or (anchor.id < first.id and anchor.head == verb.id and anchor.udeprel in ARGUMENTS):
+            pairs.append((first, second))
+    return pairs
 
 
 def _lent_possessives(tree: BasicTree, argument: Word, verb: Word) -> dict[Word, Word]:
@@ -169,16 +213,44 @@ def _lent_possessives(tree: BasicTree, argument: Word, verb: Word) -> dict[Word,
     return lent
 
 
-def _determined_subject(clause: Alignment, tree: BasicTree) -> bool:
+def _split_name(tree: BasicTree, verb: Word, name: Word, part: Word) -> bool:
+    """Whether ``part``, the ``flat`` word after the name ``name``, is a remnant of its own.
+
+    The parser reads *Sam ordered pizza and Jane pasta* and *Ann visited Rome and Bob Paris* as
+    conjoined names, *pasta* and *Paris* the second words of *Jane* and *Bob*.  A name ends on no
+    lowercase word, so *Jane pasta* is two remnants; a capitalised second word is one only where
+    the full clause has a subject and an argument that are bare one-word names, mirrored word for
+    word (*Ann* and *Rome*; *Ann met Carl and Bob Smith* is split too, a cost of the rule).  The name
+    may have no other dependent than its conjunction.
+    """
+    words = tree.sentence.words
+    if part.deprel != "flat" or part.id != name.id + 1 or name.upos != "PROPN" or not part.form.isalpha():
+        return False
+    if [c for c in tree.children[name.id] if words[c - 1].udeprel not in ("cc", "punct")] != [part.id]:
+        return False
+    if part.form.islower():
+        return True
+
+    def bare_name(w: Word) -> bool:
+        # Its own conjunct aside: *Rome* has *Bob* under it.
+        return w.upos == "PROPN" and all(words[c - 1].upos == "PUNCT" or c == name.id for c in tree.children[w.id])
+
+    arguments = [words[c - 1] for c in tree.children[verb.id] if words[c - 1].udeprel in ARGUMENTS]
+    return (part.form[0].isupper() and any(a.udeprel == "nsubj" and bare_name(a) for a in arguments)
+            and any(a.udeprel != "nsubj" and a.id > verb.id and bare_name(a) for a in arguments))
+
+
+def _determined_subject(clause: Alignment, tree: BasicTree, contrasting: frozenset[str] = frozenset()) -> bool:
     """:func:`_contrasts_with_subject`, for a promoted remnant that can stand as a subject by itself.
 
     A bare common noun right before another noun is a compound modifier or a verb the tagger
     read as a noun (*brought computers and television sets*, *follows the Way and honours
     harmony*); a subject remnant has a determiner, possessor or numeral, or is a name or pronoun
-    (*and the adults wine*, *and her husband beer*, *and IBM 's $68.8 million*).
+    (*and the adults wine*, *and her husband beer*, *and IBM 's $68.8 million*), or is a noun the
+    profile's ``contrasts`` name (``contrasting``: *Some students read novels, others poems*).
     """
     promoted, words = clause.promoted, tree.sentence.words
-    determined = promoted.upos != "NOUN" or any(
+    determined = promoted.upos != "NOUN" or lowercase_lemma(promoted) in contrasting or any(
         words[c - 1].deprel in ("det", "nmod:poss", "nummod") or possessive(words[c - 1]) for c in tree.children[promoted.id])
     return determined and _contrasts_with_subject(clause, tree)
 
@@ -222,9 +294,12 @@ def mirrored_phrases(sentence: Sentence, gapping: Gapping) -> int:
     trailing phrase must follow the conjunct directly and end its clause, and it is made the
     conjunct's ``orphan`` (:func:`_rebuild`) only when both remnants have correlates in that order,
     the second marked by the same adposition or subordinator as its correlate and of its category.
+    In *My sister lives in Berlin, my brother in Madrid* the conjunct follows a comma (``parataxis``)
+    and the trailing phrase hangs on it as an ``nmod``; there the conjunct must also mirror the
+    subject and both correlates depend on the verb (:func:`_mirrors_with_subject`).
     """
     words = sentence.words
-    if not any(w.udeprel == "conj" and w.upos in NOMINAL_HEADS for w in words):
+    if not any(w.udeprel in ("conj", "parataxis") and w.upos in NOMINAL_HEADS for w in words):
         return 0
     tree = BasicTree(sentence)
     candidates = []
@@ -233,22 +308,28 @@ def mirrored_phrases(sentence: Sentence, gapping: Gapping) -> int:
             continue
         dependents = [words[c - 1] for c in tree.children[verb.id]]
         for conjunct in dependents:
-            if conjunct.udeprel != "conj" or conjunct.upos not in NOMINAL_HEADS:
+            if conjunct.udeprel not in ("conj", "parataxis") or conjunct.upos not in NOMINAL_HEADS:
                 continue
             own = [words[c - 1] for c in tree.children[conjunct.id]]
             cc = next((w for w in own if w.udeprel == "cc" and w.id < conjunct.id), None)
+            if cc is None and conjunct.udeprel == "parataxis":
+                start = tree.span(conjunct.id, set())[0]
+                cc = next((w for w in own if w.id == start - 1 and w.form == ","), None)
             if cc is None or any(w.udeprel in PREDICATE_MARKERS | {"mark", "orphan"} for w in own):
                 continue
-            end = tree.span(conjunct.id, set())[1]
-            phrase = next((w for w in dependents if w.id > end and w.udeprel in TRAILING), None)
+            # The phrase hung on the verb, or on the conjunct itself (*, my brother [in Madrid]*).
+            nested = next((w for w in own if w.id > conjunct.id and w.udeprel == "nmod" and w.upos in NOMINAL_HEADS), None)
+            end = tree.span(conjunct.id, {nested.id} if nested else set())[1]
+            phrase = nested or next((w for w in dependents if w.id > end and w.udeprel in TRAILING), None)
             if phrase is None or not tree.marker(phrase.id):
                 continue
             first, last = tree.span(phrase.id, set())
             if first != end + 1 or (last < len(words) and words[last].upos != "PUNCT"):
                 continue
-            candidates.append((conjunct, verb, cc, phrase))
-    return sum(_rebuild(sentence, gapping, conjunct, verb, cc, [phrase], accept=_mirrors)
-               for conjunct, verb, cc, phrase in candidates)
+            accept = _mirrors_with_subject if nested or cc.upos == "PUNCT" else _mirrors
+            candidates.append((conjunct, verb, cc, phrase, accept))
+    return sum(_rebuild(sentence, gapping, conjunct, verb, cc, [phrase], accept=accept)
+               for conjunct, verb, cc, phrase, accept in candidates)
 
 
 def echoed_subjects(sentence: Sentence, gapping: Gapping) -> int:
@@ -327,15 +408,46 @@ def _echo_clause(tree: BasicTree, verb: Word, noun: Word) -> tuple[Word, Word] |
 
 
 def _mirrors(clause: Alignment, tree: BasicTree) -> bool:
-    """Whether a two-remnant clause's orphan mirrors a phrase of the full clause before the conjunction."""
+    """Whether a two-remnant clause's orphan mirrors a phrase of the full clause before the conjunction (or comma)."""
     pairs = [(r, c) for r, c in zip(clause.remnants, clause.correlates) if c is not None]
     if len(clause.remnants) != 2 or len(pairs) != 2:
         return False
     (_, promoted_correlate), (orphan, correlate) = sorted(pairs, key=lambda pair: pair[0] is not clause.promoted)
     words = tree.sentence.words
-    cc = next((words[c - 1] for c in tree.children[clause.promoted.id] if words[c - 1].udeprel == "cc"), None)
-    return (cc is not None and promoted_correlate.id < correlate.id < cc.id
+    start = tree.span(clause.promoted.id, set(), skip_cc=True)[0]
+    # A conjunction of its own, or a comma before it (which the rebuild hung on the verb).
+    joined = (any(words[c - 1].udeprel == "cc" for c in tree.children[clause.promoted.id])
+              or (start > 1 and words[start - 2].form == ","))
+    return (joined and promoted_correlate.id < correlate.id < start
             and phrase_shape(tree, orphan) == phrase_shape(tree, correlate))
+
+
+def _mirrors_with_subject(clause: Alignment, tree: BasicTree) -> bool:
+    """:func:`_mirrors`, for a promoted remnant that must also contrast with the subject.
+
+    A noun after a comma, or one with a phrase of its own, may be an afterthought about the
+    object (*studied in Paris, a city in France*) or a conjunct of it (*equipped with mirrors for
+    correcting ..., and a barre for practicing*): a subject remnant mirrors the subject, as a
+    pronoun, a name or a noun with the same kinds of determiner (:func:`_nominal_shape`), and the
+    orphan a dependent of the verb itself (*lives in Berlin, my brother in Madrid*).
+    """
+    antecedent = clause.antecedent
+    if antecedent is None or not _mirrors(clause, tree) or not _determined_subject(clause, tree):
+        return False
+    subject = clause.correlates[clause.remnants.index(clause.promoted)]
+    return (all(c is not None and c.head == antecedent.id for c in clause.correlates)
+            and _nominal_shape(tree, clause.promoted) == _nominal_shape(tree, subject))
+
+
+def _nominal_shape(tree: BasicTree, word: Word) -> tuple[str, ...]:
+    """A noun phrase's kind, to tell a subject remnant from an afterthought: pronoun, name, or
+    the determiner, possessor and numeral relations of a common noun (*my brother* / *My sister*,
+    *the girls* / *The boys*; not *a city* / *She*)."""
+    if word.upos in ("PRON", "PROPN"):
+        return (word.upos,)
+    words = tree.sentence.words
+    return tuple(sorted({"nmod:poss" if possessive(words[c - 1]) else words[c - 1].deprel for c in tree.children[word.id]
+                         if words[c - 1].deprel in ("det", "nmod:poss", "nummod") or possessive(words[c - 1])}))
 
 
 def _has_possessive(tree: BasicTree, word: Word) -> bool:
