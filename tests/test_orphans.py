@@ -502,7 +502,10 @@ def test_rebuilding_random_trees_keeps_them_trees():
     rng = random.Random(13)
     kinds = [("PRON", "Case=Nom|PronType=Prs"), ("PRON", "Poss=Yes|PronType=Prs"), ("NOUN", "_"), ("PROPN", "_"),
              ("DET", "_"), ("VERB", "_"), ("CCONJ", "_"), ("PUNCT", "_"), ("ADP", "_")]
-    deprels = ["nsubj", "obj", "conj", "conj", "compound", "nmod:poss", "det", "cc", "punct", "case", "orphan"]
+    deprels = ["nsubj", "obj", "conj", "conj", "compound", "nmod:poss", "det", "cc", "punct", "case", "orphan",
+               "flat", "parataxis", "appos", "nmod"]
+    # Forms that reach every shape: a comma, a name, a lowercase noun (the pairs of _split_name and _juxtaposed).
+    forms = {"PUNCT": ",", "PROPN": "Bob", "NOUN": "pasta"}
     gapping = Gapping(language="en")
     enhancer = Enhancer(find_profile("en"))
     rebuilt = 0
@@ -512,7 +515,8 @@ def test_rebuilding_random_trees_keeps_them_trees():
                  Word(3, "tea", "tea", "NOUN", "_", "_", 2, "obj"), Word(4, "and", "and", "CCONJ", "_", "_", 2, "cc")]
         for i in range(5, rng.randint(6, 9)):
             upos, feats = rng.choice(kinds)
-            words.append(Word(i, f"w{i}", f"l{i}", upos, "_", feats, rng.randrange(1, i), rng.choice(deprels)))
+            form = forms.get(upos, f"w{i}")
+            words.append(Word(i, form, form.lower(), upos, "_", feats, rng.randrange(1, i), rng.choice(deprels)))
         for w in words[3:]:  # some garbage points forward, as a parser's does
             if rng.random() < 0.5:
                 w.head = rng.randrange(w.id + 1, len(words) + 1) if w.id < len(words) else w.head
