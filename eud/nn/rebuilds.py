@@ -144,7 +144,7 @@ def adjacent_conjuncts(sentence: Sentence, gapping: Gapping) -> int:
                 continue
             candidates.append((first, verb, cc, second, own))
     rebuilt = 0
-    contrasting = frozenset(lemma for pair in gapping.style.contrasts for lemma in pair.lower().split("/"))
+    contrasting = frozenset().union(*gapping.style.pairing.contrasts)
 
     def accept(clause: Alignment, tree: BasicTree) -> bool:
         return _determined_subject(clause, tree, contrasting)
@@ -249,10 +249,16 @@ def _determined_subject(clause: Alignment, tree: BasicTree, contrasting: frozens
     (*and the adults wine*, *and her husband beer*, *and IBM 's $68.8 million*), or is a noun the
     profile's ``contrasts`` name (``contrasting``: *Some students read novels, others poems*).
     """
-    promoted, words = clause.promoted, tree.sentence.words
-    determined = promoted.upos != "NOUN" or lowercase_lemma(promoted) in contrasting or any(
-        words[c - 1].deprel in ("det", "nmod:poss", "nummod") or possessive(words[c - 1]) for c in tree.children[promoted.id])
+    promoted = clause.promoted
+    determined = promoted.upos != "NOUN" or lowercase_lemma(promoted) in contrasting or bool(_determiners(tree, promoted))
     return determined and _contrasts_with_subject(clause, tree)
+
+
+def _determiners(tree: BasicTree, word: Word) -> tuple[str, ...]:
+    """The kinds of determiner ``word`` has: ``det``, ``nmod:poss`` (a possessive clitic counts) and ``nummod``, sorted."""
+    words = tree.sentence.words
+    return tuple(sorted({"nmod:poss" if possessive(words[c - 1]) else words[c - 1].deprel for c in tree.children[word.id]
+                         if words[c - 1].deprel in ("det", "nmod:poss", "nummod") or possessive(words[c - 1])}))
 
 
 def _contrasts_with_subject(clause: Alignment, tree: BasicTree) -> bool:
@@ -443,11 +449,7 @@ def _nominal_shape(tree: BasicTree, word: Word) -> tuple[str, ...]:
     """A noun phrase's kind, to tell a subject remnant from an afterthought: pronoun, name, or
     the determiner, possessor and numeral relations of a common noun (*my brother* / *My sister*,
     *the girls* / *The boys*; not *a city* / *She*)."""
-    if word.upos in ("PRON", "PROPN"):
-        return (word.upos,)
-    words = tree.sentence.words
-    return tuple(sorted({"nmod:poss" if possessive(words[c - 1]) else words[c - 1].deprel for c in tree.children[word.id]
-                         if words[c - 1].deprel in ("det", "nmod:poss", "nummod") or possessive(words[c - 1])}))
+    return (word.upos,) if word.upos in ("PRON", "PROPN") else _determiners(tree, word)
 
 
 def _has_possessive(tree: BasicTree, word: Word) -> bool:
