@@ -73,32 +73,46 @@ def run(pipe: Pipeline, data: Path, name: str, cache: Path | None) -> tuple[list
     return list(read_conllu(data / (graphs or source))), system
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def add_arguments(ap: argparse.ArgumentParser) -> None:
+    """The options of a run over :data:`FILES`: the package, the data, the cache, the files, threads."""
     ap.add_argument("--model", required=True, help="a parser package folder")
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument("--cache", type=Path, help="folder for the network's scores (reused when the weights are the same)")
     ap.add_argument("--files", nargs="+", choices=list(FILES), default=list(FILES))
-    ap.add_argument("--show", nargs="*", choices=list(FILES), default=[], help="print these files' false alarms")
     ap.add_argument("--threads", type=int, default=2)
+
+
+def cache_folder(cache: Path | None, model: str) -> Path | None:
+    """The package's own folder under ``--cache``, keyed by its weights' size and time."""
+    if cache is None:
+        return None
+    stat = (Path(model) / "model.safetensors").stat()
+    return cache / f"{Path(model).name}-{stat.st_size}-{int(stat.st_mtime)}"
+
+
+def score_file(pipe: Pipeline, data: Path, name: str, cache: Path | None) -> tuple[str, list[Sentence], list[Sentence]]:
+    """One file's table cells (gap edges, found, false alarms), its gold and its system sentences."""
+    if not (data / FILES[name][0]).exists():
+        return "missing | | ", [], []
+    gold, system = run(pipe, data, name, cache)
+    c = score_gapping(gold, system)
+    edges = prf(c["match"], c["sys_edges"], c["gold_edges"]) if c["gapped"] else "–"
+    return f"{edges} | {pct(c['found'], c['gapped'])} | {c['false_alarms']}", gold, system
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_arguments(ap)
+    ap.add_argument("--show", nargs="*", choices=list(FILES), default=[], help="print these files' false alarms")
     args = ap.parse_args(argv)
     pipe = Pipeline.load(args.model, threads=args.threads)
-    cache = None
-    if args.cache is not None:
-        weights = Path(args.model) / "model.safetensors"
-        stat = weights.stat()
-        cache = args.cache / f"{Path(args.model).name}-{stat.st_size}-{int(stat.st_mtime)}"
+    cache = cache_folder(args.cache, args.model)
     print(f"model {args.model}, from gold tokens")
     print("| file | gap-edge P / R / F1 | gapped sentences found, % | false alarms |")
     print("|---|---|---|---|")
     for name in args.files:
-        if not (args.data / FILES[name][0]).exists():
-            print(f"| {name} | missing | | |")
-            continue
-        gold, system = run(pipe, args.data, name, cache)
-        c = score_gapping(gold, system)
-        edges = prf(c["match"], c["sys_edges"], c["gold_edges"]) if c["gapped"] else "–"
-        print(f"| {name} | {edges} | {pct(c['found'], c['gapped'])} | {c['false_alarms']} |", flush=True)
+        cells, gold, system = score_file(pipe, args.data, name, cache)
+        print(f"| {name} | {cells} |", flush=True)
         if name in args.show:
             for g, s in zip(gold, system):
                 if s.empty_nodes and not g.empty_nodes:

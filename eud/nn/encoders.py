@@ -60,20 +60,26 @@ def named_transformer(name: str) -> str:
     return name
 
 
+def quiet_transformers(source: str) -> None:
+    """Keep transformers off the hub for a local folder, and its logs and progress bars quiet."""
+    if Path(source).is_dir():
+        # A local folder never needs the hub; this also keeps transformers from probing it.
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.set_verbosity_error()
+    hf_logging.disable_progress_bar()
+
+
 class TransformerWords(nn.Module):
     """A Hugging Face encoder pooled to words, its layers mixed by learned weights."""
 
     def __init__(self, source: str, *, pooling: str = "first", finetune: bool = True,
                  freeze_embeddings: bool = False, freeze_layers: int = 0, from_config: bool = False) -> None:
         super().__init__()
-        if Path(source).is_dir():
-            # A local folder never needs the hub; this also keeps transformers from probing it.
-            os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        quiet_transformers(source)
         from transformers import AutoConfig, AutoModel, AutoTokenizer
-        from transformers.utils import logging as hf_logging
 
-        hf_logging.set_verbosity_error()
-        hf_logging.disable_progress_bar()
         self.tokenizer = AutoTokenizer.from_pretrained(source)
         if from_config:
             self.model = AutoModel.from_config(AutoConfig.from_pretrained(source))

@@ -19,6 +19,7 @@ output passes ``udvalidate --level 2``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -27,7 +28,7 @@ import numpy as np
 import torch
 
 from eud.enhance import Enhancer, find_profile
-from eud.enhance.gapping import Gapping
+from eud.enhance.gapping import Alignment, Gapping
 from eud.graph import Edge, EnhancedGraph, Sentence
 from eud.nn.batching import Batch, length_batches, make_batch
 from eud.nn.labels import relexicalise
@@ -37,6 +38,7 @@ from eud.nn.model import TAGS, Parser, resolve_precision
 from eud.nn.morphology import FeatsChoice
 from eud.nn.mst import decode_tree
 from eud.nn.orphans import demote_orphans, demote_without_correlates
+from eud.nn.parallelism import ParallelismCheck
 from eud.nn.rebuilds import rebuild_unseen_gapping
 from eud.nn.verifier import GappingVerifier
 from eud.nn.vocab import Vocab
@@ -195,6 +197,8 @@ class Predictor:
         # orphan_margins: how sure of some gapped clauses the parser must be (eud.nn.orphans.unsure).
         self.orphan_margins: dict[str, float] = dict(config.get("orphan_margins") or {})
         self.verifier = verifier
+        # gapping_parallelism: remnants must resemble their correlates (eud.nn.parallelism).
+        self.parallelism = ParallelismCheck.from_config(config)
         self.feats = feats
         if precision is not None:
             model.precision = resolve_precision(precision)
@@ -241,9 +245,8 @@ class Predictor:
             w.head, w.deprel = d.heads[i], d.deprels[i]
         if self.orphan_check and d.fallback:
             demote_orphans(sentence, d.fallback)
-            verify = (partial(self.verifier.accepts, sentence, states=d.states, margins=d.margins)
-                      if self.verifier is not None and d.states is not None else None)
-            demote_without_correlates(sentence, d.fallback, self.gapping, d.margins, self.orphan_margins, verify)
+            demote_without_correlates(sentence, d.fallback, self.gapping, d.margins, self.orphan_margins,
+                                      self._verify(sentence, d))
             rebuild_unseen_gapping(sentence, self.gapping)
         sentence.empty_nodes = []
         # A network trained without a graph scorer (``graph = false``) has only the rules.
@@ -257,6 +260,17 @@ class Predictor:
             if mode == "combined":
                 self._combine(sentence, d)
         self.repair(sentence)
+
+    def _verify(self, sentence: Sentence, d: Decoded) -> Callable[[Alignment], bool] | None:
+        """The package's last word on a gapped clause: the verifier, then the parallelism check."""
+        judges: list[Callable[[Alignment], bool]] = []
+        if self.verifier is not None and d.states is not None:
+            judges.append(partial(self.verifier.accepts, sentence, states=d.states, margins=d.margins))
+        if self.parallelism is not None:
+            judges.append(partial(self.parallelism.accepts, sentence))
+        if not judges:
+            return None
+        return lambda clause: all(judge(clause) for judge in judges)
 
     def _kept_edges(self, d: Decoded) -> list[Edge]:
         """The scorer's edges: each word's best head, plus others above ``edge_threshold``."""

