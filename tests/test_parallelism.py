@@ -60,3 +60,23 @@ def test_the_check_comes_from_the_package_config():
     made = ParallelismCheck.from_config({CONFIG_KEY: {"encoder": "minilm", "threshold": 0.25}})
     assert made is not None and made.threshold == 0.25 and made.encoder.name == "minilm"
 
+
+def test_the_shipped_english_parser_undoes_a_list_it_reads_as_gapping(one_torch_thread):
+    import eud
+
+    nlp = eud.load(REPO / "models" / "en_ewt")
+    assert nlp.predictor.parallelism is not None
+    text = "Dad filled the bucket with water and a few small stones for luck."
+    (sentence,) = nlp(text).sentences
+    assert not sentence.empty_nodes
+    assert [(w.form, w.deprel) for w in sentence.words if w.form in ("stones", "luck")] == [
+        ("stones", "conj"), ("luck", "nmod")]
+    # Without the check the same network makes an empty node there.
+    check, nlp.predictor.parallelism = nlp.predictor.parallelism, None
+    try:
+        (sentence,) = nlp(text).sentences
+        assert [node.form for node in sentence.empty_nodes] == ["filled"]
+    finally:
+        nlp.predictor.parallelism = check
+    (sentence,) = nlp("Kim packed the sandwiches in the morning and the fruit in the evening.").sentences
+    assert [node.form for node in sentence.empty_nodes] == ["packed"]
