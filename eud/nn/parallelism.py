@@ -109,6 +109,11 @@ class ParallelismCheck:
         settings = config.get(CONFIG_KEY)
         if not settings:
             return None
+        if not isinstance(settings, dict) or not isinstance(settings.get("threshold"), (int, float)):
+            from eud.nn.package import PackageError
+
+            raise PackageError(f"config.json: {CONFIG_KEY!r} must be a table with a numeric threshold, "
+                             f'e.g. {{"encoder": "minilm", "threshold": 0.2}}, not {settings!r}')
         return cls(PhraseEncoder(str(settings.get("encoder", "minilm"))), float(settings["threshold"]))
 
     def score(self, sentence: Sentence, clause: Alignment) -> float | None:
