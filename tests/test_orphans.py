@@ -255,6 +255,13 @@ def _rebuilt(sent_id: str, language: str = "en") -> tuple[int, list[tuple[int, s
     return rebuilt, [(w.head, w.deprel) for w in sentence.words]
 
 
+def _rebuilt_once(sent_id: str, language: str = "en") -> list[tuple[int, str]]:
+    """The fixture sentence's tree after :func:`rebuild_unseen_gapping`, which must rebuild exactly one clause."""
+    rebuilt, tree = _rebuilt(sent_id, language)
+    assert rebuilt == 1, f"{sent_id}: {rebuilt} clauses rebuilt, not 1"
+    return tree
+
+
 def _left_alone(sent_id: str, language: str = "en") -> bool:
     """Whether the fixture sentence comes out of :func:`rebuild_unseen_gapping` as it went in."""
     before = [(w.head, w.deprel) for w in _sentence(sent_id).words]
@@ -263,15 +270,13 @@ def _left_alone(sent_id: str, language: str = "en") -> bool:
 
 def test_a_subject_pronoun_read_as_a_compound_becomes_the_promoted_remnant():
     """*He likes tea and she coffee*: *she* is promoted under *likes*, *coffee* is its orphan, *and* its cc."""
-    rebuilt, tree = _rebuilt("stranded-compound")
-    assert rebuilt == 1
+    tree = _rebuilt_once("stranded-compound")
     assert tree[3:6] == [(5, "cc"), (2, "conj"), (5, "orphan")]
 
 
 def test_each_phrase_after_a_stranded_subject_becomes_an_orphan():
     """*We ordered pizza and they pasta in the evening*: the phrases' heads hang from *they*, their insides stay."""
-    rebuilt, tree = _rebuilt("stranded-conjuncts")
-    assert rebuilt == 1
+    tree = _rebuilt_once("stranded-conjuncts")
     assert tree[4:9] == [(2, "conj"), (5, "orphan"), (9, "case"), (9, "det"), (6, "nmod")]
 
 
@@ -286,8 +291,7 @@ def test_a_rebuilt_clause_whose_promoted_remnant_has_no_correlate_is_put_back():
 
 def test_two_conjuncts_with_nothing_between_them_are_a_gapped_clause():
     """*The children wanted cake and the adults wine*: *adults* promoted under *wanted*, *wine* its orphan."""
-    rebuilt, tree = _rebuilt("adjacent-conjuncts")
-    assert rebuilt == 1
+    tree = _rebuilt_once("adjacent-conjuncts")
     assert tree[4:8] == [(7, "cc"), (7, "det"), (3, "conj"), (7, "orphan")]
 
 
@@ -299,20 +303,17 @@ def test_a_bare_common_noun_is_no_subject_remnant_of_adjacent_conjuncts():
 
 def test_a_compound_modifier_with_a_possessive_of_its_own_is_a_remnant():
     """*Sarah drinks wine and her husband beer*: *her husband* is no modifier of *beer* but the promoted remnant."""
-    rebuilt, tree = _rebuilt("adjacent-compound")
-    assert rebuilt == 1
+    tree = _rebuilt_once("adjacent-compound")
     assert tree[3:7] == [(6, "cc"), (6, "nmod:poss"), (2, "conj"), (6, "orphan")]
 
 
 def test_a_compound_takes_the_possessive_before_it_when_the_subject_has_one():
     """*My aunt teaches maths and my uncle music*: the parser hung *my* on *music*, *uncle* its
     compound; *my uncle* mirrors *My aunt*, so it is the promoted remnant and *music* its orphan."""
-    rebuilt, tree = _rebuilt("adjacent-lent-possessive")
-    assert rebuilt == 1
+    tree = _rebuilt_once("adjacent-lent-possessive")
     assert tree[4:8] == [(7, "cc"), (7, "nmod:poss"), (3, "conj"), (7, "orphan")]
     # After a comma, with the noun phrase read as an apposition: the comma goes to the verb.
-    rebuilt, tree = _rebuilt("adjacent-lent-possessive-comma")
-    assert rebuilt == 1
+    tree = _rebuilt_once("adjacent-lent-possessive-comma")
     assert tree[4:8] == [(3, "punct"), (7, "nmod:poss"), (3, "conj"), (7, "orphan")]
 
 
@@ -326,15 +327,13 @@ def test_a_possessive_stays_on_its_noun_phrase_without_a_possessive_subject_or_b
 def test_a_name_that_ends_on_a_common_word_is_two_remnants():
     """*Tom bought apples and Lisa pears*: the parser read *Lisa pears* as one name; no name ends on a
     lowercase word, so *Lisa* is the promoted remnant and *pears* its orphan."""
-    rebuilt, tree = _rebuilt("name-split-lowercase")
-    assert rebuilt == 1
+    tree = _rebuilt_once("name-split-lowercase")
     assert tree[3:6] == [(5, "cc"), (2, "conj"), (5, "orphan")]
 
 
 def test_a_two_word_name_is_two_remnants_only_where_it_mirrors_bare_names():
     """*Eva toured Vienna and Paul Prague*: *Eva* and *Vienna* are one-word names, so *Paul Prague* mirrors them."""
-    rebuilt, tree = _rebuilt("name-split-capitalised")
-    assert rebuilt == 1
+    tree = _rebuilt_once("name-split-capitalised")
     assert tree[3:6] == [(5, "cc"), (2, "conj"), (5, "orphan")]
     # A pronoun subject, or a common noun object, leaves nothing to mirror: *Paul Novak* stays a name.
     assert _left_alone("name-split-pronoun-subject")
@@ -344,8 +343,7 @@ def test_a_two_word_name_is_two_remnants_only_where_it_mirrors_bare_names():
 def test_two_bare_nominals_after_a_comma_are_remnants_when_the_first_contrasts_with_the_subject():
     """*Some pupils play chess, others cards*: the parser made *others* a conjunct of *play* and *cards* an
     apposition of *chess*, with nothing between them; *others* contrasts with *Some* (the profile's ``contrasts``)."""
-    rebuilt, tree = _rebuilt("juxtaposed-after-comma")
-    assert rebuilt == 1
+    tree = _rebuilt_once("juxtaposed-after-comma")
     assert tree[4:7] == [(3, "punct"), (3, "conj"), (6, "orphan")]
     # A bare common noun the profile does not name stands as no subject by itself (*teachers cards*).
     assert _left_alone("juxtaposed-bare-noun")
@@ -355,8 +353,7 @@ def test_two_bare_nominals_after_a_comma_are_remnants_when_the_first_contrasts_w
 
 def test_a_possessor_that_mirrors_the_subjects_is_the_promoted_remnant():
     """*Ann's rent rose $40, and Bob's $25*: *Bob's* stands for *Bob's rent*, the subject remnant."""
-    rebuilt, tree = _rebuilt("possessor-remnant")
-    assert rebuilt == 1
+    tree = _rebuilt_once("possessor-remnant")
     assert tree[7:12] == [(9, "cc"), (4, "conj"), (9, "case"), (9, "orphan"), (11, "nummod")]
     # *Rain fell on the porch, and the dog's bed*: the subject has no possessor to contrast with.
     assert _left_alone("possessor-without-mirror")
@@ -364,13 +361,11 @@ def test_a_possessor_that_mirrors_the_subjects_is_the_promoted_remnant():
 
 def test_a_noun_repeating_the_subjects_with_a_modifier_of_its_own_is_the_subject_remnant():
     """*The red team played in Leeds, the blue team in York*: no apposition of *Leeds* but gapping."""
-    rebuilt, tree = _rebuilt("echoed-subject")
-    assert rebuilt == 1
+    tree = _rebuilt_once("echoed-subject")
     # The comma stays on the verb, as in the GAPPING corpus; *in York* mirrors *in Leeds*.
     assert tree[6:12] == [(4, "punct"), (10, "det"), (10, "amod"), (4, "conj"), (12, "case"), (10, "orphan")]
     # After a semicolon the clause is juxtaposed, and a comma may stand where the verb was.
-    rebuilt, tree = _rebuilt("echoed-subject-semicolon")
-    assert rebuilt == 1
+    tree = _rebuilt_once("echoed-subject-semicolon")
     assert tree[4:9] == [(3, "punct"), (7, "amod"), (3, "parataxis"), (9, "punct"), (7, "orphan")]
 
 
@@ -406,8 +401,7 @@ def test_a_trailing_phrase_that_mirrors_one_of_the_full_clause_is_a_remnant():
 
     The parser hung *car* on *sold* as a bare noun and *to Lee* on *sold* as a shared modifier.
     """
-    rebuilt, tree = _rebuilt("mirrored-phrase")
-    assert rebuilt == 1
+    tree = _rebuilt_once("mirrored-phrase")
     assert tree[6:11] == [(9, "cc"), (9, "det"), (2, "conj"), (11, "case"), (9, "orphan")]
     sentence = _sentence("mirrored-phrase")
     rebuild_unseen_gapping(sentence, Gapping(language="en"))
@@ -426,8 +420,7 @@ def test_a_trailing_phrase_that_mirrors_nothing_stays_shared():
 def test_a_phrase_hung_on_a_subject_remnant_after_a_comma_is_its_orphan():
     """*My aunt works in Oslo, my uncle in Bergen*: the parser made *my uncle* a ``parataxis`` of *works*
     with *in Bergen* as its ``nmod``; *my uncle* mirrors *My aunt* and *in Bergen* mirrors *in Oslo*."""
-    rebuilt, tree = _rebuilt("mirrored-nested-comma")
-    assert rebuilt == 1
+    tree = _rebuilt_once("mirrored-nested-comma")
     assert tree[5:10] == [(3, "punct"), (8, "nmod:poss"), (3, "conj"), (10, "case"), (8, "orphan")]
 
 
