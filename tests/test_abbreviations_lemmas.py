@@ -149,7 +149,7 @@ def test_lexicon_leaves_out_the_head_of_a_goeswith_split(fixtures):
 
 
 def test_shipped_english_lexicon_has_no_goeswith_lemmas():
-    lem = Lemmatizer.load(Path(__file__).resolve().parents[1] / "models" / "en_ewt")
+    lem = Lemmatizer.load(EN)
     assert lem.known("Carlos", "PROPN") == "Carlos"  # was CarlosAlatorre@ENRON, from a split e-mail address
     assert lem.known("some", "PRON") is None  # was someone, from "some one"
     assert lem.known("went", "VERB") == "go"
