@@ -144,7 +144,7 @@ def process_chunk(job: Job, sentences: list[Sentence]) -> str:
         _pipeline(job).parse_sentences(sentences)
     else:
         rules = _enhancer(job)
-        sentences = [rules.enhance(s) for s in sentences]
+        sentences = rules.enhance_all(sentences)
     return "".join(format_sentence(s) for s in sentences)
 
 

@@ -79,7 +79,7 @@ def enhancer(lang: str, *, repair: bool = True) -> Any:
 def enhance(sentences: Iterable[Sentence], lang: str, *, repair: bool = True) -> list[Sentence]:
     """Enhanced graphs for basic trees, by the rules of the ``lang`` profile (``en``, ``cs_cac``), in place."""
     rules = enhancer(lang, repair=repair)
-    return [rules.enhance(s) for s in sentences]
+    return rules.enhance_all(list(sentences))
 
 
 def read_tokenized_source(source: str | os.PathLike, *, errors: str = "strict") -> Iterator[Sentence]:

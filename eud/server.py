@@ -334,7 +334,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             raise ClientError(400, str(err)) from None
 
         def run() -> str:
-            return "".join(format_sentence(rules.enhance(s)) for s in _conllu(data, "data"))
+            return "".join(format_sentence(s) for s in rules.enhance_all(list(_conllu(data, "data"))))
 
         result = await server.admit(lambda: asyncio.to_thread(run))
         return JSONResponse({"lang": lang, "result": result})

@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     enhancer = Enhancer(profile, repair=not args.no_repair)
     reader = lenient_reader("eud enhance", args.input, args.lenient)
     try:
-        write_conllu((enhancer.enhance(s) for s in reader), args.output)
+        write_conllu(enhancer.enhance_stream(reader), args.output)
     except (ConlluError, OSError) as err:
         return input_error("eud enhance", err, args.input)
     return lenient_status(reader, args.lenient)

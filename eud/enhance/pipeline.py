@@ -9,7 +9,8 @@ sentence so the result passes ``udvalidate --level 2``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import islice
 from typing import Protocol
 
 from eud.enhance.case_labels import CaseLabels
@@ -17,7 +18,7 @@ from eud.enhance.context import Context, basic_tree_ok, label_ok
 from eud.enhance.control import Control
 from eud.enhance.coordination import Coordination, SharedDependents
 from eud.enhance.gapping import Gapping, profile_style
-from eud.enhance.profiles import Profile
+from eud.enhance.profiles import Profile, ProfileError, find_profile
 from eud.enhance.relative import Relative
 from eud.graph import ROOT, EnhancedGraph, Sentence
 from eud.validate.repair import repair_sentence as _repair
@@ -90,6 +91,40 @@ class Enhancer:
             self.rules.append(make(profile))
         self.repair = repair
         self.label_map = profile.label_map
+        # A language whose treebanks differ: one enhancer per convention, chosen per stretch of text.
+        conventions = profile.conventions
+        self.conventions = conventions
+        self.by_convention: dict[str, Enhancer] = {}
+        for name in (conventions.default, conventions.marked) if conventions else ():
+            chosen = find_profile(name)
+            if chosen.conventions is not None:
+                raise ProfileError(f"{profile.name}: convention {name!r} has [conventions] of its own")
+            self.by_convention[name] = Enhancer(chosen, repair=repair)
+
+    def choose(self, relations: Sequence[Iterable[str]]) -> list[Enhancer]:
+        """The enhancer for each sentence of a text, given each sentence's basic relations in text order.
+
+        Itself for every sentence, unless the profile has ``[conventions]``
+        (:mod:`eud.enhance.conventions`).
+        """
+        if self.conventions is None:
+            return [self] * len(relations)
+        names = self.conventions.choose([set(rels) for rels in relations])
+        return [self.by_convention[name] for name in names]
+
+    def enhance_all(self, sentences: Sequence[Sentence]) -> list[Sentence]:
+        """Enhance the sentences of one text in place (a convention is judged over neighbouring sentences)."""
+        chosen = self.choose([[w.deprel for w in s.words] for s in sentences])
+        return [enhancer.enhance(s) for enhancer, s in zip(chosen, sentences)]
+
+    def enhance_stream(self, sentences: Iterable[Sentence], chunk: int = 1000) -> Iterator[Sentence]:
+        """Enhanced sentences of a stream, in order, ``chunk`` at a time (memory stays flat)."""
+        if self.conventions is None:
+            yield from (self.enhance(s) for s in sentences)
+            return
+        it = iter(sentences)
+        while part := list(islice(it, chunk)):
+            yield from self.enhance_all(part)
 
     def copy_basic(self, sentence: Sentence) -> bool:
         """Start the enhanced graph as the basic tree, relabelled by the profile's map.
@@ -110,7 +145,13 @@ class Enhancer:
         return all(label_ok(label) for label in labels) and basic_tree_ok(sentence)
 
     def enhance(self, sentence: Sentence) -> Sentence:
-        """Replace the sentence's enhanced graph (and empty nodes) with the rules' output."""
+        """Replace the sentence's enhanced graph (and empty nodes) with the rules' output.
+
+        With ``[conventions]`` a sentence alone is judged by its own relations; give a whole text
+        to :meth:`enhance_all` or :meth:`enhance_stream` to judge it over its neighbours.
+        """
+        if self.conventions is not None:
+            return self.choose([[w.deprel for w in sentence.words]])[0].enhance(sentence)
         sound = self.copy_basic(sentence)
         ctx = Context(sentence)
         for rule in self.rules:

@@ -16,6 +16,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from eud.enhance.conventions import Conventions, ConventionsError
+
 
 def _converters_folder() -> Path:
     """Where the shipped profiles are: $EUD_CONVERTERS, the source checkout, or the installed copy."""
@@ -76,6 +78,9 @@ class Profile:
     # The [gapping] table: where the gapping rule puts empty nodes and which edges it moves
     # (keys of eud.enhance.gapping.Style, checked there).
     gapping: dict[str, object] = field(default_factory=dict)
+    # The [conventions] table: a language whose treebanks spell the graph differently
+    # (eud.enhance.conventions); None for one convention.
+    conventions: Conventions | None = None
     source: str = ""
 
 
@@ -101,7 +106,9 @@ def _load_raw(path: Path, seen: tuple[Path, ...] = ()) -> dict:
         raise ProfileError(f"{path}: bad TOML: {err}") from None
     parent = data.get("profile", {}).get("based_on")
     if parent:
-        data = _merge(_load_raw(path.parent / f"{parent}.toml", seen + (path,)), data)
+        base = _load_raw(path.parent / f"{parent}.toml", seen + (path,))
+        base.pop("conventions", None)  # a treebank's profile is one convention, not a choice among them
+        data = _merge(base, data)
     return data
 
 
@@ -144,11 +151,21 @@ def profile_from_dict(data: dict, name: str = "profile") -> Profile:
         subject_control=frozenset(words.get("subject_control", ())),
         no_control=frozenset(words.get("no_control", ())),
         gapping=dict(data.get("gapping", {})),
+        conventions=_conventions(data.get("conventions"), name),
         source=meta.get("source", ""),
     )
     if "rules" in data:
         prof.rules = tuple(data["rules"].get("enabled", prof.rules))
     return prof
+
+
+def _conventions(table: dict | None, name: str) -> Conventions | None:
+    if table is None:
+        return None
+    try:
+        return Conventions.from_table(table, name)
+    except ConventionsError as err:
+        raise ProfileError(str(err)) from None
 
 
 def _case_values(spec, name: str) -> dict[str, frozenset[str]]:

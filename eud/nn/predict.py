@@ -229,12 +229,20 @@ class Predictor:
 
     def annotate(self, sentences: list[Sentence]) -> list[Sentence]:
         """Predict every column but FORM and MISC, and the enhanced graph, in place."""
-        for s, d in zip(sentences, self.decode_all(sentences)):
-            self.write(s, d)
+        decoded = self.decode_all(sentences)
+        # A language whose treebanks spell the graph differently: each sentence's convention is
+        # judged from the relations predicted around it (eud.enhance.conventions).
+        enhancers = (self.enhancer.choose([d.deprels for d in decoded]) if self.enhancer is not None
+                     else [None] * len(sentences))
+        for s, d, enhancer in zip(sentences, decoded, enhancers):
+            self.write(s, d, enhancer)
         return sentences
 
-    def write(self, sentence: Sentence, d: Decoded) -> None:
-        """Write one decoded sentence (see the module docstring for the graph modes)."""
+    def write(self, sentence: Sentence, d: Decoded, enhancer: Any = None) -> None:
+        """Write one decoded sentence (see the module docstring for the graph modes).
+
+        ``enhancer``: the rules for this sentence's convention (default: the language's).
+        """
         for i, w in enumerate(sentence.words):
             w.upos, w.xpos, w.feats = d.tags["upos"][i], d.tags["xpos"][i], d.tags["feats"][i]
             if self.feats is not None and d.feats_scores is not None:
@@ -256,7 +264,7 @@ class Predictor:
         elif mode == "graph" or self.enhancer is None:
             self._graph_edges(sentence, d)
         else:
-            self.enhancer.enhance(sentence)
+            (enhancer or self.enhancer).enhance(sentence)
             if mode == "combined":
                 self._combine(sentence, d)
         self.repair(sentence)
