@@ -220,3 +220,19 @@ def test_shipped_english_model_lemmatizes_through_the_lexicon():
     # suffix analogy over an unchanged form was measured and lowers unseen-word lemmas on en_ewt dev
     # (83.31 -> 82.88), so either word is accepted here.
     assert lemmas["Dependencies"] in ("dependency", "dependencies")
+
+
+def test_every_shipped_parser_has_a_lexicon():
+    # Without one, lemmas come from the classifier's scripts unguarded (ru gave придеться for придется).
+    parsers = [p.parent for p in (REPO / "models").glob("*/config.json")
+               if json.loads(p.read_text(encoding="utf-8")).get("format", "").startswith("eud-parser")]
+    assert parsers and [p.name for p in parsers if not (p / "lexicon.json").is_file()] == []
+
+
+def test_russian_lemmas_are_words():
+    import eud
+
+    doc = eud.load("ru")("Нам придется объяснить, что такое популярно-лингвистическая статья.")
+    lemmas = {w.form: w.lemma for s in doc for w in s.words}
+    assert lemmas["придется"] == "прийтись"
+    assert lemmas["популярно-лингвистическая"] == "популярно-лингвистический"
