@@ -15,9 +15,10 @@ examples:
   curl --data-urlencode data@parsed.conllu http://127.0.0.1:8080/render > page.html
 
 Endpoints: / (a page to try it in a browser), /process (UDPipe 2's: data,
-model, tokenizer, tagger, parser, input=conllu|horizontal|vertical), /models, /health, /enhance (data, lang),
-/evaluate (gold, system), /render (data, optional gold).  Answers are JSON
-({"model", "acknowledgements", "result"} for /process), /render's is HTML.
+model, tokenizer, tagger, parser, input=conllu|horizontal|vertical), /models,
+/health, /enhance (data, lang), /evaluate (gold, system), /render (data,
+optional gold).  Answers are JSON ({"model", "acknowledgements", "result"}
+for /process), /render's and /'s are HTML.
 Models load on first use (by language, treebank or shipped folder name) and
 stay loaded in each worker.  It binds 127.0.0.1 unless --host says otherwise.
 Needs the server extra: pip install "eud[server]".
