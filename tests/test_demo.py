@@ -11,6 +11,8 @@ the page.  At a phone's width (375 px) nothing overflows sideways.
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 
 import pytest
 from conftest import FIXTURES
@@ -107,7 +109,7 @@ def test_typed_gapping_sentence_is_parsed_and_drawn(page, served):
     assert {"2 → 5.1 conj:and", "5.1 → 6 nsubj", "5.1 → 8 obj"} <= {a.split(" (")[0] for a in arcs}
 
 
-def test_download_gives_the_shown_conllu(page):
+def test_download_gives_the_shown_conllu(page, tmp_path):
     submit(page, GAPPING)
     link = page.evaluate("(() => { const a = document.getElementById('download');"
                          " return {href: a.href, name: a.getAttribute('download')}; })()")
@@ -118,6 +120,12 @@ def test_download_gives_the_shown_conllu(page):
     assert downloaded == page.evaluate("document.getElementById('conllu').textContent")
     assert parse_conllu(downloaded, name="download")[0].empty_nodes
     assert page.errors() == []
+    if shutil.which("udvalidate"):  # UD's validator (the udtools package, a dependency of eud)
+        path = tmp_path / "eud.conllu"
+        path.write_text(downloaded, encoding="utf-8")
+        check = subprocess.run(["udvalidate", "--level", "2", "--lang", "en", str(path)], capture_output=True,
+                               text=True, check=False)
+        assert check.returncode == 0, check.stdout + check.stderr
 
 
 def test_ctrl_enter_submits_and_shift_enter_does_not(page):
