@@ -193,6 +193,12 @@ def test_gold_with_other_words_shows_the_400_and_still_draws(page, tmp_path):
     assert "drawn without the gold file" in message
     assert page.evaluate(COUNT_JS)["svgs"] == 1 and page.evaluate(COUNT_JS)["missing"] == 0
     assert network_errors_only(page, 400) == []
+    # removing the gold file: the next parse draws the plain graph, without a message
+    assert not page.evaluate("document.getElementById('clear-gold').hidden")
+    page.evaluate("document.getElementById('clear-gold').click()")
+    assert page.evaluate("document.getElementById('gold').files.length") == 0
+    submit(page, GAPPING)
+    assert page.evaluate(ERROR_JS) == "" and page.evaluate(COUNT_JS)["empty"] == 1
 
 
 def test_phone_width_has_no_sideways_overflow(browser, served):
