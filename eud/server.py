@@ -20,6 +20,8 @@ multipart), and answer JSON:
   ``eud evaluate --json`` gives them for one pair.
 * ``GET|POST /render``: ``data`` (and ``gold`` to compare) → the HTML page
   ``eud render`` writes.
+* ``GET /``: a page for people (``eud/web/demo.html``): a text box, the
+  server's models, the graph from ``/render`` and the CoNLL-U from ``/process``.
 
 Parse jobs run in ``workers`` separate processes (each loads a model once, on
 first use, and keeps it), so a crashed worker costs only its own request: the
@@ -380,7 +382,14 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                              "workers": server.config.workers, "max_queue": server.config.max_queue,
                              "uptime_s": round(time.time() - server.started, 1)})
 
+    async def demo(request: Request, values: dict[str, str]) -> Response:
+        from importlib.resources import files
+
+        page = (files("eud") / "web" / "demo.html").read_text(encoding="utf-8")
+        return HTMLResponse(page.replace("{{max_bytes}}", str(limit)))
+
     routes = [
+        Route("/", endpoint(demo), methods=["GET"]),
         Route("/process", endpoint(process), methods=["GET", "POST"]),
         Route("/models", endpoint(models), methods=["GET"]),
         Route("/health", endpoint(health), methods=["GET"]),

@@ -1,6 +1,7 @@
 """The viewer's figures: the README's screenshots, and render time for a whole treebank file.
 
     python eval/render_docs.py shots                     # docs/gapping.png, docs/compare.png (headless chromium)
+    python eval/render_docs.py demo                      # docs/demo.png: eud serve's page at / (headless chromium)
     python eval/render_docs.py time ../shared/data/ud/en_ewt/en_ewt-ud-dev.conllu.xz
 
 ``time`` reads the file, renders the page (eud.render.render_page) and
@@ -11,9 +12,13 @@ counts.
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -40,6 +45,39 @@ def shots() -> None:
             assert browser.errors() == [], browser.errors()
             browser.screenshot(REPO / "docs" / f"{name}.png", width=720)
             print(f"docs/{name}.png")
+
+
+def demo() -> None:
+    """docs/demo.png: a real ``eud serve`` on loopback, its page at / after parsing the gapping sentence."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ, EUD_NO_PROGRESS="1", PYTHONPATH=str(REPO))
+    server = subprocess.Popen([sys.executable, "-m", "eud", "serve", "--port", str(port), "--model", "en"],
+                              cwd=REPO, env=env)
+    try:
+        url = f"http://127.0.0.1:{port}/"
+        for _ in range(600):
+            try:
+                urllib.request.urlopen(url + "health", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.2)
+        with Browser() as browser:
+            browser.viewport(900)
+            browser.open(url)
+            browser.wait_until("document.getElementById('model').value === 'en_ewt'")
+            browser.type("#text", "John ate an apple and Mary a pear.")
+            browser.press("Enter")
+            browser.wait_until("document.getElementById('graph').shadowRoot?.querySelector('svg') "
+                               "&& !document.getElementById('parse').disabled", timeout=120)
+            browser.evaluate("document.activeElement.blur()")
+            assert browser.errors() == [], browser.errors()
+            browser.screenshot(REPO / "docs" / "demo.png", width=900)
+            print("docs/demo.png")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
 
 
 def timing(source: str) -> None:
@@ -69,6 +107,8 @@ def timing(source: str) -> None:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["shots"]:
         shots()
+    elif sys.argv[1:2] == ["demo"]:
+        demo()
     elif sys.argv[1:2] == ["time"] and len(sys.argv) == 3:
         timing(sys.argv[2])
     else:

@@ -3,7 +3,12 @@
 Starts Debian's ``chromium`` with a throw-away profile, opens a page, and
 collects what the page logged: console errors, uncaught exceptions and
 failed loads.  ``evaluate`` runs JavaScript in the page (to count SVG
-elements), ``screenshot`` writes a PNG of the whole page.
+elements), ``screenshot`` writes a PNG of the whole page; ``type``,
+``press``, ``choose_files`` and ``viewport`` act as a user on a phone or a
+desktop would, through DevTools' input events.
+
+The websocket client sends no ``Origin`` header: Chromium refuses DevTools
+connections that carry one it was not told to allow (``--remote-allow-origins``).
 """
 
 from __future__ import annotations
@@ -46,12 +51,18 @@ class Browser:
         self.profile = tempfile.mkdtemp(prefix="eud-chromium-")
         self.proc = subprocess.Popen([self.binary, *CHROMIUM_FLAGS, f"--user-data-dir={self.profile}", "about:blank"],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        browser_ws = self._devtools_url()
-        port = re.search(r":(\d+)/", browser_ws).group(1)
-        self.ws = websocket.create_connection(self._page_ws(port), timeout=timeout)
+        try:
+            browser_ws = self._devtools_url()
+            port = re.search(r":(\d+)/", browser_ws).group(1)
+            self.ws = websocket.create_connection(self._page_ws(port), timeout=timeout, suppress_origin=True)
+        except Exception:
+            self.proc.kill()
+            self.proc.wait()
+            shutil.rmtree(self.profile, ignore_errors=True)
+            raise
         self._next = 0
         self.events: list[dict[str, Any]] = []
-        for domain in ("Page", "Runtime", "Log"):
+        for domain in ("Page", "Runtime", "Log", "DOM"):
             self.call(f"{domain}.enable")
 
     def _devtools_url(self) -> str:
@@ -131,9 +142,43 @@ class Browser:
             raise RuntimeError(result["exceptionDetails"].get("text"))
         return result["result"].get("value")
 
+    def wait_until(self, expression: str, timeout: float | None = None) -> Any:
+        """Poll a JavaScript expression until it is truthy; its value (TimeoutError after ``timeout`` s)."""
+        deadline = time.monotonic() + (timeout or self.timeout)
+        while time.monotonic() < deadline:
+            value = self.evaluate(expression)
+            if value:
+                return value
+            time.sleep(0.1)
+        raise TimeoutError(f"{expression} stayed false for {timeout or self.timeout} s")
+
+    def type(self, selector: str, text: str) -> None:
+        """Focus an element and type ``text`` into it as keyboard input."""
+        self.evaluate(f"document.querySelector({json.dumps(selector)}).focus()")
+        self.call("Input.insertText", text=text)
+
+    def press(self, key: str = "Enter", modifiers: int = 0) -> None:
+        """Press and release one key in the focused element (modifiers: 1 Alt, 2 Ctrl, 4 Meta, 8 Shift)."""
+        codes = {"Enter": 13, "Tab": 9, "Escape": 27}
+        text = "\r" if key == "Enter" else ""
+        for kind in ("keyDown", "keyUp"):
+            self.call("Input.dispatchKeyEvent", type=kind, key=key, code=key, modifiers=modifiers,
+                      windowsVirtualKeyCode=codes.get(key, 0), **({"text": text} if kind == "keyDown" and text else {}))
+
+    def choose_files(self, selector: str, paths: list[str | os.PathLike]) -> None:
+        """Set the files of an ``<input type=file>`` as if the user had picked them."""
+        root = self.call("DOM.getDocument")["root"]["nodeId"]
+        node = self.call("DOM.querySelector", nodeId=root, selector=selector)["nodeId"]
+        self.call("DOM.setFileInputFiles", nodeId=node, files=[str(Path(p).resolve()) for p in paths])
+
+    def viewport(self, width: int, height: int = 800, mobile: bool = False, scale: float = 1) -> None:
+        """Emulate a screen of ``width`` x ``height`` CSS pixels (a phone with ``mobile``)."""
+        self.call("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=scale,
+                  mobile=mobile)
+
     def screenshot(self, path: str | os.PathLike, width: int = 1200, selector: str | None = None) -> None:
         """Write a PNG of the whole page (or of one element) at ``width`` CSS pixels."""
-        self.call("Emulation.setDeviceMetricsOverride", width=width, height=800, deviceScaleFactor=1, mobile=False)
+        self.viewport(width)
         if selector:
             box = self.evaluate(f"(() => {{const r = document.querySelector({json.dumps(selector)})"
                                 ".getBoundingClientRect(); return [r.x, r.y + window.scrollY, r.width, r.height];})()")

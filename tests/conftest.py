@@ -1,10 +1,11 @@
-"""Shared test helpers: where the shared UD data is, and how to skip without it."""
+"""Shared test helpers: where the shared UD data is, how to skip without it, and a headless Chromium."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from browser import Browser, chromium_path
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_UD = REPO.parent / "shared" / "data" / "ud"
@@ -39,3 +40,16 @@ def one_torch_thread():
     torch.set_num_threads(1)
     yield
     torch.set_num_threads(before)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One headless Chromium for a test module; skips, saying why, when it is missing or cannot start."""
+    if chromium_path() is None:
+        pytest.skip("chromium is not installed (apt-get install -y --no-install-recommends chromium; .ci/run does it)")
+    try:
+        started = Browser()
+    except (RuntimeError, OSError, ImportError) as err:
+        pytest.skip(f"chromium could not start: {type(err).__name__}: {err}")
+    with started as b:
+        yield b

@@ -5,7 +5,6 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from browser import Browser, chromium_path
 from conftest import FIXTURES, needs_shared, shared_files
 
 from eud import read_conllu
@@ -37,14 +36,6 @@ OVERLAP_JS = """(() => {
   }
   return out;
 })()"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if chromium_path() is None:
-        pytest.skip("chromium is not installed (apt-get install -y --no-install-recommends chromium; .ci/run does it)")
-    with Browser() as b:
-        yield b
 
 
 def test_page_is_self_contained_and_complete(tmp_path):

@@ -8,15 +8,17 @@ import sys
 EPILOG = """\
 examples:
   eud serve                                   # http://127.0.0.1:8080, one parse worker
+  eud serve --model en                        # open http://127.0.0.1:8080/ to try it in a browser
   eud serve --port 8001 --workers 2 --max-queue 16 --model en
   curl -F data=@examples/en.txt -F model=en -F tokenizer= -F tagger= -F parser= http://127.0.0.1:8080/process
   curl --data-urlencode data@basic.conllu -d lang=en http://127.0.0.1:8080/enhance
   curl --data-urlencode data@parsed.conllu http://127.0.0.1:8080/render > page.html
 
-Endpoints: /process (UDPipe 2's: data, model, tokenizer, tagger, parser,
-input=conllu|horizontal|vertical), /models, /health, /enhance (data, lang),
-/evaluate (gold, system), /render (data, optional gold).  Answers are JSON
-({"model", "acknowledgements", "result"} for /process), /render's is HTML.
+Endpoints: / (a page to try it in a browser), /process (UDPipe 2's: data,
+model, tokenizer, tagger, parser, input=conllu|horizontal|vertical), /models,
+/health, /enhance (data, lang), /evaluate (gold, system), /render (data,
+optional gold).  Answers are JSON ({"model", "acknowledgements", "result"}
+for /process), /render's and /'s are HTML.
 Models load on first use (by language, treebank or shipped folder name) and
 stay loaded in each worker.  It binds 127.0.0.1 unless --host says otherwise.
 Needs the server extra: pip install "eud[server]".
