@@ -123,6 +123,19 @@ def test_load_gives_a_spacy_language_named_in_its_config(nlp):
     assert nlp("The end.")[0].is_stop  # spaCy's English lexical attributes come with it
 
 
+def test_saved_pipeline_loads_with_spacy_load(nlp, tmp_path):
+    nlp.to_disk(tmp_path / "nlp")
+    again = spacy.load(tmp_path / "nlp")  # the tokenizer is rebuilt from [nlp.tokenizer] in the config
+    assert again("John ate an apple and Mary a pear.")._.conllu == nlp("John ate an apple and Mary a pear.")._.conllu
+
+
+def test_leading_whitespace_and_tabs_are_space_tokens(nlp):
+    doc = nlp("  Hello there.\tBye.")
+    assert doc.text == "  Hello there.\tBye."
+    assert [(t.text, t.pos_, t.head.text) for t in doc if t.is_space] == [("  ", "SPACE", "Hello"), ("\t", "SPACE", ".")]
+    assert [s.text for s in doc.sents] == ["  Hello there.\t", "Bye."]
+
+
 def test_gapping_gives_an_empty_node_copying_ate(nlp, tmp_path):
     doc = nlp(GAPPING)
     words = {t.text: t for t in doc}
