@@ -37,6 +37,9 @@ the words are kept, separated by a space, and ``doc.text`` differs there.
 
 ``nlp.pipe(texts)`` parses the texts through :meth:`eud.pipeline.Pipeline.stream`,
 so sentences of several texts share network batches; it runs in one process.
+The ``[nlp.tokenizer]`` section of ``nlp.config`` names eud's model, so
+``nlp.to_disk(path)`` and, once ``eud.spacy`` is imported, ``spacy.load(path)``
+work as for any spaCy pipeline.
 spaCy is an optional dependency (``pip install 'eud[spacy]'``); ``import eud``
 does not import it.
 """
@@ -78,7 +81,8 @@ def load(model: str | os.PathLike, *, graph_mode: str | None = None, batch_words
     """
     pipeline = Pipeline.load(model, graph_mode=graph_mode, batch_words=batch_words, precision=precision,
                              threads=threads, lang=lang)
-    options = {"model": os.fspath(model), "graph_mode": graph_mode, "batch_words": batch_words,
+    name = os.path.abspath(model) if os.path.isdir(model) else os.fspath(model)  # a saved config works from anywhere
+    options = {"model": name, "graph_mode": graph_mode, "batch_words": batch_words,
                "precision": precision, "threads": threads, "lang": lang}
     config = {"nlp": {"tokenizer": {"@tokenizers": TOKENIZER, **options}}}
     return _language_class(_spacy_code(lang or pipeline.language)).from_config(config)

@@ -121,6 +121,9 @@ def test_load_gives_a_spacy_language_named_in_its_config(nlp):
     assert nlp.config["nlp"]["tokenizer"]["@tokenizers"] == "eud.Tokenizer.v1"
     assert nlp.tokenizer.pipeline is eud.load("en")
     assert nlp("The end.")[0].is_stop  # spaCy's English lexical attributes come with it
+    by_folder = eud_spacy.load(os.path.relpath(REPO / "models" / "en_ewt"))
+    assert by_folder.tokenizer.pipeline is nlp.tokenizer.pipeline
+    assert by_folder.config["nlp"]["tokenizer"]["model"] == str(REPO / "models" / "en_ewt")  # absolute when saved
 
 
 def test_saved_pipeline_loads_with_spacy_load(nlp, tmp_path):
