@@ -14,7 +14,8 @@ The Python API in three calls::
 
 Importing ``eud`` loads no torch: a model (and torch) loads at the first
 ``eud.load`` of it, and stays loaded.  ``eud.evaluate`` is the scoring package
-made callable (see :mod:`eud.evaluate`); it is imported on first use.
+made callable (see :mod:`eud.evaluate`); it is imported on first use, as is
+``eud.spacy`` (:mod:`eud.spacy`, eud as a spaCy pipeline; needs spaCy).
 """
 
 from __future__ import annotations
@@ -66,11 +67,12 @@ def load(model: str | os.PathLike, **options: Any) -> Pipeline:
 
 
 def __getattr__(name: str) -> Any:
-    # The scorer is imported on first use, so ``import eud`` stays light.
-    if name == "evaluate":
+    # The scorer and the spaCy pipeline are imported on first use, so ``import eud`` stays light
+    # (and spaCy stays optional: ``eud.spacy.load`` needs ``pip install 'eud[spacy]'``).
+    if name in ("evaluate", "spacy"):
         import importlib
 
-        return importlib.import_module("eud.evaluate")
+        return importlib.import_module(f"eud.{name}")
     raise AttributeError(f"module 'eud' has no attribute {name!r}")
 
 

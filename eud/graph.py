@@ -353,13 +353,27 @@ class Sentence:
         """The DEPS cell of one node, derived from the edges."""
         return self.enhanced.deps_cell(node)
 
-    def to_networkx(self) -> networkx.MultiDiGraph:
-        """The enhanced graph as a networkx MultiDiGraph keyed by label."""
+    def to_networkx(self, *, collapsed: bool = False) -> networkx.MultiDiGraph:
+        """The enhanced graph as a networkx MultiDiGraph keyed by label.
+
+        Nodes are ids (``(0, 0)`` the root, ``(5, 1)`` the empty node 5.1) with the
+        columns ``form``, ``lemma``, ``upos``, ``xpos``, ``feats``, ``misc`` and
+        ``empty`` (True on empty nodes) as attributes.  ``collapsed=True`` gives the
+        graph with its empty nodes collapsed into path labels such as ``conj>nsubj``,
+        as :func:`eud.collapse.collapse_empty_nodes` does.
+        """
         import networkx as nx
 
+        if collapsed and self.empty_nodes:
+            from eud.collapse import collapse_empty_nodes
+
+            return collapse_empty_nodes(self).to_networkx()
         graph = nx.MultiDiGraph()
         graph.add_node(ROOT)
-        graph.add_nodes_from(self.nodes())
+        for node in self.nodes():
+            item = self.node(node)
+            graph.add_node(node, form=item.form, lemma=item.lemma, upos=item.upos, xpos=item.xpos, feats=item.feats,
+                           misc=item.misc, empty=bool(node[1]))
         for head, dep, label in self.enhanced:
             graph.add_edge(head, dep, key=label, label=label)
         return graph
