@@ -24,9 +24,9 @@ def test_import_eud_loads_no_torch_and_no_scorer():
 def test_find_model_by_folder_treebank_and_language(tmp_path, monkeypatch):
     assert find_model("en") == REPO / "models" / "en_ewt"
     assert find_model("en_ewt") == REPO / "models" / "en_ewt"
-    assert find_model("et_edt") == REPO / "models" / "et_ewt"  # no et_edt model: its language's
+    assert find_model("et_ewt") == REPO / "models" / "et_edt"  # no et_ewt model: its language's
     assert find_model(tmp_path) == tmp_path
-    with pytest.raises(ModelNotFound, match=r"xx_nope: no such model folder.*shipped: bg_btb \(bg\), cs_cac \(cs\), en_ewt \(en\), et_ewt \(et_ewt\)"):
+    with pytest.raises(ModelNotFound, match=r"xx_nope: no such model folder.*shipped: bg_btb \(bg\), cs_cac \(cs\), en_ewt \(en\), et_edt \(et\)"):
         find_model("xx_nope")
     for name, language in (("cs_a", "cs"), ("cs_cac", "cs"), ("fr_x", "fr_gsd")):
         (tmp_path / name).mkdir()
@@ -59,7 +59,7 @@ def test_shipped_models_serve_each_iwpt_language_with_the_winner_of_the_comparis
     assert resolve_model("sk_snk") == (models / "sk_snk", "sk")
     assert resolve_model("bg") == (models / "bg_btb", "bg")
     assert resolve_model("fr_fqb") == (models / "fr_sequoia", "fr")
-    assert resolve_model("et_edt") == (models / "et_ewt", "et_ewt")
+    assert resolve_model("et_ewt") == (models / "et_edt", "et")
     assert resolve_model("ru")[0] == models / "ru_agrr"
 
 

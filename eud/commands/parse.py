@@ -24,7 +24,7 @@ EPILOG = """examples:
   eud parse --lang cs text.txt > text.conllu                         # the shipped model for Czech (see: eud models)
   eud parse --model models/en_ewt --input-format conllu test.conllu -o parsed.conllu
   eud parse --model models/en_ewt story.txt > story.conllu          # raw text (needs models/en_ewt/segmenter)
-  eud parse --model models/et_ewt --input-format tokenized words.txt
+  eud parse --model models/et_edt --input-format tokenized words.txt
   eud parse --lang en --input-format presegmented sentences.txt      # raw text, a sentence a line
   xzcat big.conllu.xz | eud parse --model models/en_ewt --input-format conllu --threads 2 - | gzip > out.conllu.gz
 
