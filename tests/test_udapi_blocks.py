@@ -128,3 +128,29 @@ def test_enhance_block_equals_eud_enhance_on_dev(treebank: str, tmp_path: Path):
                   cwd=tmp_path)
     eud("enhance", str(src), "--lang", treebank, "-o", "cli.conllu", cwd=tmp_path)
     assert deps_column(chain) == deps_column((tmp_path / "cli.conllu").read_text(encoding="utf-8"))
+
+
+def test_ten_and_more_empty_nodes_after_one_word_reach_udapi_intact():
+    # udapi keeps x.10 and later as its OrdTuple, which its own constructor (udapi 0.5.2) and its
+    # DEPS serializer cannot handle; eud hands such a sentence over anyway, and udapi writes it back.
+    import contextlib
+    import io
+
+    from udapi.block.write.conllu import Conllu
+    from udapi.core.root import Root
+
+    from eud.udapi.trees import add_words, write_basic, write_enhanced
+
+    rows = ["1\tGo\tgo\tVERB\t_\t_\t0\troot\t0:root\t_"]
+    rows += [f"1.{i}\tgo\tgo\tVERB\t_\t_\t_\t_\t{'1' if i == 1 else f'1.{i - 1}'}:conj\tCopyOf=1" for i in range(1, 12)]
+    rows.append("2\t.\t.\tPUNCT\t_\t_\t1\tpunct\t1:punct\t_")
+    (sentence,) = parse_conllu("# sent_id = many\n" + "\n".join(rows) + "\n\n")
+    root = Root()
+    add_words(root, sentence)
+    write_basic(root, sentence)
+    write_enhanced(root, sentence)
+    assert [str(e.ord) for e in root.empty_nodes][-3:] == ["1.9", "1.10", "1.11"]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        Conllu().process_tree(root)
+    assert [line for line in out.getvalue().splitlines() if line and not line.startswith("#")] == rows

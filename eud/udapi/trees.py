@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from eud.conllu import parse_conllu
-from eud.graph import MultiwordToken, NodeId, Sentence
+from eud.graph import MultiwordToken, NodeId, Sentence, format_deps
 from eud.spaces import token_lines
 
 
@@ -48,7 +48,12 @@ def _empty_ord(major: int, minor: int) -> Any:
         return float(f"{major}.{minor}")
     from udapi.core.node import OrdTuple
 
-    return OrdTuple(f"{major}.{minor}")
+    try:
+        return OrdTuple(f"{major}.{minor}")
+    except NameError:  # udapi 0.5.2's OrdTuple calls re.match without importing re
+        made = OrdTuple.__new__(OrdTuple)
+        made._key = (major, minor)  # what its constructor would have set
+        return made
 
 
 def write_enhanced(root: Any, sentence: Sentence) -> None:
@@ -65,6 +70,12 @@ def write_enhanced(root: Any, sentence: Sentence) -> None:
     deps: dict[NodeId, list[dict[str, Any]]] = {node: [] for node in nodes if node != (0, 0)}
     for head, dep, label in sorted(sentence.enhanced):
         deps[dep].append({"parent": nodes[head], "deprel": label})
+    if any(empty.minor >= 10 for empty in sentence.empty_nodes):
+        # udapi's OrdTuple (x.10 on) is unhashable, so udapi cannot serialize a deps list that points
+        # at one: hand it the DEPS column as text, which its writer prints as it is.
+        for node_id in deps:
+            nodes[node_id].raw_deps = format_deps((h, label) for h, d, label in sentence.enhanced if d == node_id)
+        return
     for node_id, node_deps in deps.items():
         nodes[node_id].deps = node_deps
 
