@@ -253,7 +253,7 @@ def soak(clients: int = 16, requests: int = 10, workers: int = 2, model: str = "
                 recovered = time.monotonic()
         for thread in threads:
             thread.join()
-        wall = time.monotonic() - began
+        wall = max(o["end"] for o in outcomes) - began  # the clients' time (not the wait for the replacement)
         rss = sampler.stop()
         if kill and recovered is None and served.wait_workers(timeout=600):
             recovered = time.monotonic()
