@@ -117,6 +117,7 @@ class _Worker:
         self.ready = False
         self.busy: Job | None = None
         self.info: dict = {}
+        self.replaced = False  # is the process a replacement for a dead one?
         self.thread = threading.Thread(target=self.loop, daemon=True, name=f"eud-worker-{index}")
 
     @property
@@ -134,6 +135,7 @@ class _Worker:
                                        args=(theirs, os.getpid(), pool.run, pool.init, pool.init_args))
         process.start()
         theirs.close()  # so that our end reads EOF when the process dies
+        self.replaced = self.process is not None
         self.process, self.conn, self.ready = process, ours, False
         started = time.perf_counter()
         while not pool.stopping:
@@ -144,6 +146,9 @@ class _Worker:
                     break
                 self.info = dict(info or {}, start_s=round(time.perf_counter() - started, 2))
                 self.ready = True
+                if self.replaced:
+                    log.warning("worker %d replaced: pid %s ready in %.1f s", self.index, process.pid,
+                                self.info["start_s"])
                 pool.worker_ready(self)
                 return True
             if not process.is_alive():

@@ -97,6 +97,7 @@ def test_killed_worker_loses_no_request(faulty):
     assert f"(pid {victim}) died (signal 9) running job #" in faulty.text()
     assert faulty.wait_workers(timeout=180)
     assert victim not in faulty.worker_pids()
+    assert "replaced: pid" in faulty.text()
 
 
 def test_poison_input_answers_one_500_naming_it(faulty):
@@ -144,7 +145,7 @@ def test_retry_after_follows_the_queue(faulty):
 
 def test_sigterm_answers_every_request_and_exits_0():
     """SIGTERM with five jobs in flight on one worker: each gets an answer (200 or 503), the server exits 0."""
-    served = Served("--workers", "1", "--max-queue", "8", "--model", "ta_ttb", "--drain-timeout", "3")
+    served = Served("--workers", "1", "--max-queue", "8", "--model", "ta_ttb", "--drain-timeout", "1")
     workers = [psutil.Process(pid) for pid in served.worker_pids()]
     texts = [lines(300, shift=k) for k in range(5)]
     try:
@@ -159,7 +160,7 @@ def test_sigterm_answers_every_request_and_exits_0():
     finally:
         served.stop()
     assert code == 0, served.text()
-    assert took < 3 + 10, took
+    assert took < 1 + 10, took  # the drain's bound, and a moment to answer and stop the worker
     statuses = [a.status_code for a in answers]
     assert set(statuses) <= {200, 503} and 503 in statuses, statuses
     for answer, text in zip(answers, texts, strict=True):
@@ -167,7 +168,7 @@ def test_sigterm_answers_every_request_and_exits_0():
             assert_parsed(answer, text)
         else:
             assert "stop" in answer.json()["error"] and int(answer.headers["retry-after"]) >= 1
-    assert "stopping: no new jobs; 5 in flight" in served.text()
+    assert "stopping: no new jobs; 5 in flight get up to 1 s" in served.text()
     _, alive = psutil.wait_procs(workers, timeout=10)
     assert alive == []
 
