@@ -173,6 +173,30 @@ def test_sigterm_answers_every_request_and_exits_0():
     assert alive == []
 
 
+def test_sigterm_finishes_the_jobs_in_flight_within_the_drain():
+    """With time enough to drain, every job in flight at SIGTERM answers 200, no new one is taken, exit 0."""
+    served = Served("--workers", "1", "--max-queue", "8", "--model", "ta_ttb", "--drain-timeout", "120")
+    texts = [lines(60, shift=k) for k in range(3)]
+    try:
+        with ThreadPoolExecutor(3) as pool:
+            pending = [pool.submit(parse, served, text) for text in texts]
+            wait_for(served, lambda h: h["in_flight"] == 3)
+            served.proc.send_signal(signal.SIGTERM)
+            time.sleep(0.5)
+            try:  # a new request is not taken: refused at the socket, or answered 503
+                late = httpx.get(served.url + "/health", timeout=10).status_code
+            except httpx.TransportError:
+                late = None
+            answers = [p.result() for p in pending]
+        code = served.proc.wait(timeout=120)
+    finally:
+        served.stop()
+    assert late in (None, 503), late
+    for answer, text in zip(answers, texts, strict=True):
+        assert_parsed(answer, text)
+    assert code == 0, served.text()
+
+
 def test_soak_quick_with_a_killed_worker():
     """The CI version of ``python -m eval.server.soak``: 4 clients x 5 requests, 2 workers, one killed."""
     figures = soak(clients=4, requests=5, workers=2, model="ta_ttb", log=False)
