@@ -13,7 +13,9 @@ multipart), and answer JSON:
   ``parser`` the sentences come back segmented but not annotated; with
   either, eud's joint model predicts every column and the enhanced graph.
 * ``GET /models``: ``{"models": {name: [components]}, "default_model"}``.
-* ``GET /health``: ``{"status": "ok", "loaded", "running", "queued"}``.
+* ``GET /health``: ``{"status", "workers_alive", "queued", "running", "jobs_done", "retry_after_s", ...}``;
+  ``status`` is ``ok``, ``degraded`` (no worker alive yet: they are restarting) or, with a 503,
+  ``draining`` (the server got SIGTERM and takes no new jobs).
 * ``POST /enhance``: ``data`` (CoNLL-U) and ``lang`` → ``result``, the bytes
   ``eud enhance --lang`` writes.
 * ``POST /evaluate``: ``gold`` and ``system`` (CoNLL-U) → the scores, as
@@ -23,11 +25,18 @@ multipart), and answer JSON:
 * ``GET /``: a page for people (``eud/web/demo.html``): a text box, the
   server's models, the graph from ``/render`` and the CoNLL-U from ``/process``.
 
-Parse jobs run in ``workers`` separate processes (each loads a model once, on
-first use, and keeps it), so a crashed worker costs only its own request: the
-pool is rebuilt and the server goes on.  Jobs beyond ``workers + max_queue``
-in flight are refused at once with 503 and ``Retry-After``; a job that takes
-longer than ``timeout`` seconds answers 504.  Requests over ``max_bytes``
+Parse jobs run in ``workers`` separate processes (each loads the ``--model``
+models at start, others on first use, and keeps them), fed from one queue by
+:class:`eud.server_pool.WorkerPool`: when a worker dies (SIGKILL, the OOM
+killer) no queued job is lost, the job it was running is retried once on
+another worker, and a job that kills a second worker answers 500 naming it
+(a poison input); the dead worker is replaced.  Jobs beyond ``workers +
+max_queue`` in flight are refused at once with 503 and a ``Retry-After`` that
+estimates the wait: jobs in flight × the recent job time / workers alive.  A
+job that takes longer than ``timeout`` seconds answers 504.  After
+:meth:`Server.begin_drain` (``eud serve`` calls it on SIGTERM) new jobs get
+503, and the jobs in flight have ``drain_timeout`` seconds to finish before
+they answer 503 too, so no request is dropped without an answer.  Requests over ``max_bytes``
 answer 413 before their body is read.  Malformed CoNLL-U answers 400 with the
 line and the problem.  Errors are JSON: ``{"error": message, ...}``.
 """
@@ -37,13 +46,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import multiprocessing
+import math
 import os
+import signal
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
@@ -53,11 +62,15 @@ from starlette.routing import Route
 
 from eud.conllu import ConlluError, format_sentence, parse_conllu
 from eud.models import ModelNotFound, find_model, models_dir, shipped_models
+from eud.server_pool import PoolStopped, WorkerDied, WorkerPool, log
 
 INPUTS = ("conllu", "horizontal", "vertical")
 # UDPipe's tokenizer options that eud honours: one sentence a line; TokenRange in MISC; only SpaceAfter=No.
 TOKENIZER_OPTIONS = ("presegmented", "ranges", "normalized_spaces")
 MB = 1024 * 1024
+# Test-only: a worker that gets a job whose data contains this environment variable's text kills itself
+# with SIGKILL, as the OOM killer would (the tests' poison input).  Never set it in production.
+FATAL_TEXT_VARIABLE = "EUD_TEST_FATAL_TEXT"
 
 
 @dataclass
@@ -72,6 +85,7 @@ class ServerConfig:
     threads: int = 0  # torch threads per worker; 0: cores / workers
     allow_paths: bool = False  # may ``model`` name a folder outside the shipped models?
     preload: list[str] = field(default_factory=list)
+    drain_timeout: float = 30.0  # seconds the jobs in flight get to finish after SIGTERM
 
 
 class ClientError(Exception):
@@ -110,6 +124,9 @@ def parse_job(model: str, data: str, mode: str, annotate: bool, threads: int,
     from eud import spaces
     from eud.pipeline import Pipeline
 
+    fatal = os.environ.get(FATAL_TEXT_VARIABLE)
+    if fatal and fatal in data:
+        os.kill(os.getpid(), signal.SIGKILL)
     try:
         pipe = Pipeline.load(model, threads=threads)
         if mode == "raw":
@@ -148,57 +165,47 @@ def tokenizer_options(value: str) -> tuple[str, ...]:
     return names
 
 
-def watch_parent(parent: int) -> None:
-    """In each worker: exit when the server process is gone (killed servers must not leave workers behind)."""
-    import threading
+def load_models(models: list[str], threads: int) -> dict:
+    """In each worker, before its first job: load the ``--model`` models; what loaded and how long it took."""
+    from eud.pipeline import Pipeline
 
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=watch, daemon=True, name="eud-watch-parent").start()
+    start = time.perf_counter()
+    loaded, errors = [], []
+    for model in models:
+        try:
+            loaded.append(Pipeline.load(model, threads=threads).folder.name)
+        except (ModelNotFound, ValueError, OSError) as err:
+            errors.append(f"{model}: {err}")
+    return {"loaded": loaded, "errors": errors, "model_load_s": round(time.perf_counter() - start, 2)}
 
 
 # -- the app --------------------------------------------------------------------
 
 
 class Server:
-    """The app's state: config, the worker pool and the admission counter."""
+    """The app's state: config, the worker pool, the admission counter and the drain after SIGTERM."""
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.in_flight = 0
-        self.running = 0
         self.loaded: set[str] = set()
         self.started = time.time()
         self.threads = config.threads or max(1, (os.cpu_count() or 1) // max(1, config.workers))
-        self.pool: ProcessPoolExecutor | None = None
-        self.restarts = 0
+        self.pool: WorkerPool | None = None
+        self.draining = False
+        self.loop: asyncio.AbstractEventLoop | None = None
 
-    def start(self) -> None:
-        """Start the worker processes (spawned, so torch never meets a fork)."""
-        context = multiprocessing.get_context("spawn")
-        self.pool = ProcessPoolExecutor(max_workers=self.config.workers, mp_context=context,
-                                        initializer=watch_parent, initargs=(os.getpid(),))
+    def start(self, preload: list[str] = ()) -> None:
+        """Start the worker processes (spawned, so torch never meets a fork); each loads ``preload`` first."""
+        self.pool = WorkerPool(self.config.workers, parse_job, init=load_models,
+                               init_args=(list(preload), self.threads))
+        self.pool.start()
 
     def stop(self) -> None:
-        """Stop the workers now: cancel queued jobs and end the processes (a running parse is not waited for)."""
+        """Stop the workers: queued jobs fail with 503, the processes end."""
         if self.pool is not None:
-            processes = list(getattr(self.pool, "_processes", {}).values())
-            self.pool.shutdown(wait=False, cancel_futures=True)
-            for process in processes:
-                process.terminate()
-            for process in processes:
-                process.join(timeout=5)
+            self.pool.stop()
             self.pool = None
-
-    def restart(self) -> None:
-        """Replace a broken pool by fresh workers (their models load again on first use)."""
-        self.stop()
-        self.loaded.clear()
-        self.restarts += 1
-        self.start()
 
     def resolve_model(self, name: str) -> str:
         """The model folder for a request's ``model`` field, refusing paths unless allowed."""
@@ -213,11 +220,41 @@ class Server:
                                    "or --model to serve a folder)")
         return str(folder)
 
+    def retry_after(self) -> int:
+        """Seconds a refused client should wait: the jobs in flight × the recent job time / workers alive."""
+        mean = self.pool.job_time() if self.pool else None
+        alive = self.pool.alive() if self.pool else 0
+        return max(1, math.ceil(self.in_flight * (mean or 1.0) / max(1, alive)))
+
+    def begin_drain(self) -> None:
+        """Take no new jobs; the ones in flight get ``drain_timeout`` s, then answer 503 (safe in a signal handler)."""
+        if self.loop is not None and not self.draining:
+            self.loop.call_soon_threadsafe(self._drain)
+
+    def _drain(self) -> None:
+        if self.draining:
+            return
+        self.draining = True
+        log.warning("stopping: no new jobs; %d in flight get up to %g s to finish (--drain-timeout)",
+                    self.in_flight, self.config.drain_timeout)
+        self.loop.call_later(self.config.drain_timeout, self._drain_expired)
+
+    def _drain_expired(self) -> None:
+        if self.pool is not None:
+            failed = self.pool.fail_all(PoolStopped(f"the server stopped before this job finished "
+                                                    f"(--drain-timeout {self.config.drain_timeout:g} s); retry"))
+            if failed:
+                log.warning("drain timeout: %d unfinished jobs answered 503", failed)
+
     async def admit(self, job: Callable[[], Awaitable[Any]]) -> Any:
         """Run a job if there is room in the queue, else refuse it with 503 and Retry-After."""
+        if self.draining:
+            raise ClientError(503, "the server is stopping; retry (on another instance)",
+                              retry_after=self.retry_after())
         if self.in_flight >= self.config.workers + self.config.max_queue:
             raise ClientError(503, f"the server is busy ({self.in_flight} jobs in flight, limit "
-                                   f"{self.config.workers + self.config.max_queue}); retry later", retry_after=2)
+                                   f"{self.config.workers + self.config.max_queue}); retry later",
+                              retry_after=self.retry_after())
         self.in_flight += 1
         try:
             return await asyncio.wait_for(job(), timeout=self.config.timeout)
@@ -228,28 +265,32 @@ class Server:
 
     async def run_parse(self, model: str, data: str, mode: str, annotate: bool,
                         options: tuple[str, ...] = ()) -> tuple[str, str]:
-        """One parse job in the worker pool; a dead worker gives a 500 and a fresh pool."""
-        self.running += 1
+        """One parse job in the worker pool (retried once elsewhere if its worker dies)."""
+        label = f"({mode}, {len(data)} characters, model {Path(model).name})"
         try:
-            try:
-                future = self.pool.submit(parse_job, model, data, mode, annotate, self.threads, options)
-            except BrokenProcessPool:  # a worker died between requests: start fresh ones, then submit
-                self.restart()
-                future = self.pool.submit(parse_job, model, data, mode, annotate, self.threads, options)
-            pool = self.pool
-            try:
-                status, value = await asyncio.wrap_future(future)
-            except BrokenProcessPool:
-                if self.pool is pool:  # the first request to notice restarts the workers
-                    self.restart()
-                raise ClientError(500, "a parse worker died during this request; the workers were restarted") \
-                    from None
-        finally:
-            self.running -= 1
+            future = self.pool.submit(model, data, mode, annotate, self.threads, options, label=label)
+            status, value = await asyncio.wrap_future(future)
+        except WorkerDied as err:
+            raise ClientError(500, str(err), job=err.job) from None
+        except PoolStopped as err:
+            raise ClientError(503, str(err), retry_after=self.retry_after()) from None
         if status == "bad":
             raise ClientError(400, value.pop("error"), **value)
         self.loaded.add(value[0])
         return value
+
+    def health(self) -> dict:
+        """What ``/health`` reports: the pool's state (workers alive, queue, jobs done) and the limits."""
+        stats = self.pool.stats() if self.pool else {"workers_alive": 0}
+        status = "draining" if self.draining else "ok" if stats["workers_alive"] else "degraded"
+        loaded = set(self.loaded)
+        for info in stats.get("worker_info", []):
+            loaded.update(info.get("loaded", []))
+        load_times = [i["model_load_s"] for i in stats.get("worker_info", []) if "model_load_s" in i]
+        return {"status": status, **stats, "loaded": sorted(loaded), "in_flight": self.in_flight,
+                "retry_after_s": self.retry_after(), "model_load_s": max(load_times, default=None),
+                "workers": self.config.workers, "max_queue": self.config.max_queue,
+                "uptime_s": round(time.time() - self.started, 1)}
 
 
 async def fields(request: Request, max_bytes: int) -> dict[str, str]:
@@ -377,10 +418,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         return JSONResponse({"models": listing, "languages": shipped, "default_model": default})
 
     async def health(request: Request, values: dict[str, str]) -> Response:
-        return JSONResponse({"status": "ok", "version": __version__, "loaded": sorted(server.loaded),
-                             "in_flight": server.in_flight, "restarts": server.restarts, "running": server.running,
-                             "workers": server.config.workers, "max_queue": server.config.max_queue,
-                             "uptime_s": round(time.time() - server.started, 1)})
+        body = {**server.health(), "version": __version__}
+        return JSONResponse(body, status_code=503 if server.draining else 200)
 
     async def demo(request: Request, values: dict[str, str]) -> Response:
         from importlib.resources import files
@@ -400,15 +439,22 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        server.start()
-        for name in server.config.preload:  # load now, so the first request does not wait
-            await server.run_parse(server.resolve_model(name), "", "conllu", True)
+        server.loop = asyncio.get_running_loop()
+        # Every worker loads the --model models before it takes a job, so the first request does not wait.
+        server.start([server.resolve_model(name) for name in server.config.preload])
+        await asyncio.to_thread(server.pool.wait_ready)
+        errors = [e for info in server.pool.stats()["worker_info"] for e in info.get("errors", [])]
+        if errors:
+            server.stop()
+            raise RuntimeError("; ".join(errors))
         yield
-        server.stop()
+        await asyncio.to_thread(server.stop)
 
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.server = server
-    return SizeLimit(app, limit)
+    limited = SizeLimit(app, limit)
+    limited.server = server  # for ``eud serve``'s SIGTERM handler
+    return limited
 
 
 class SizeLimit:

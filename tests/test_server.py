@@ -254,7 +254,7 @@ def test_503_past_the_queue(tight):
     codes = sorted(a.status_code for a in answers)
     assert set(codes) <= {200, 503} and codes.count(200) >= 1 and codes.count(503) >= 1, codes
     refused = next(a for a in answers if a.status_code == 503)
-    assert refused.headers["retry-after"] == "2" and "busy" in refused.json()["error"]
+    assert int(refused.headers["retry-after"]) >= 1 and "busy" in refused.json()["error"]
 
 
 def test_worker_crash_does_not_stop_the_server(tight):
@@ -268,14 +268,13 @@ def test_worker_crash_does_not_stop_the_server(tight):
         for worker in workers:
             worker.kill()
         answer = pending.result()
-    assert answer.status_code in (200, 500)  # 200 if the job had finished before the kill
-    if answer.status_code == 500:
-        assert "worker died" in answer.json()["error"]
+    # The job is retried on the restarted worker (or had finished before the kill): never lost.
+    assert answer.status_code == 200, answer.text
+    assert len(parse_conllu(answer.json()["result"])) > 1
     health = httpx.get(tight.url + "/health").json()
-    assert health["status"] == "ok"
+    assert health["status"] in ("ok", "degraded") and health["restarts"] >= 1
     answer = post(tight, "/process", data=SENTENCES[0], tokenizer="", tagger="", parser="")
     assert answer.status_code == 200 and parse_conllu(answer.json()["result"])[0].text == SENTENCES[0]
-    assert httpx.get(tight.url + "/health").json()["restarts"] >= 1
 
 
 def test_binds_loopback_by_default(server):

@@ -1,0 +1,1 @@
+"""Benchmarks of ``eud serve``: load, faults and shutdown, on loopback only."""
