@@ -217,19 +217,22 @@ def load_bert(folder: str | Path, *, weights: bool = True) -> Bert:
     """The BERT of ``folder``; with ``weights``, its ``model.safetensors`` loaded (else as initialised)."""
     from safetensors import safe_open
 
-    model = Bert(BertConfig.from_folder(folder))
-    if weights:
-        own = model.state_dict()
-        state = {}
-        with safe_open(str(Path(folder) / "model.safetensors"), framework="pt") as f:
-            for name in f.keys():  # noqa: SIM118 (a safetensors file is not iterable)
-                key = name.removeprefix("bert.")
-                if key in own:
-                    state[key] = f.get_tensor(name).float()
-        missing = [k for k in own if k not in state]
-        if missing:
-            raise ValueError(f"{folder}: model.safetensors lacks {missing[:3]}")
-        model.load_state_dict(state, strict=False)
+    config = BertConfig.from_folder(folder)
+    if not weights:
+        return Bert(config).eval()
+    with torch.device("meta"):  # no random initialisation of tables the file overwrites
+        model = Bert(config)
+    own = model.state_dict()
+    state = {}
+    with safe_open(str(Path(folder) / "model.safetensors"), framework="pt") as f:
+        for name in f.keys():  # noqa: SIM118 (a safetensors file is not iterable)
+            key = name.removeprefix("bert.")
+            if key in own:
+                state[key] = f.get_tensor(name).float()
+    missing = [k for k in own if k not in state]
+    if missing:
+        raise ValueError(f"{folder}: model.safetensors lacks {missing[:3]}")
+    model.load_state_dict(state, assign=True)
     return model.eval()
 
 
