@@ -24,7 +24,7 @@ import tempfile
 from pathlib import Path
 
 from eval.common import REPO, command_line, record
-from eval.scale.speed import gold_file, parse_once, raw_text_of
+from eval.scale.speed import gold_file, model_options, models_and_treebanks, parse_once, raw_text_of
 
 BOUND = {"en": 0.2}  # ELAS points int8 may lose; 0.3 for every other (character) model
 
@@ -41,15 +41,11 @@ def scores(gold: Path, system: Path) -> dict:
 def main(argv: list[str] | None = None) -> int:
     """Parse and score each model's dev text in both precisions; write eval/results/scale/int8_dev.json."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--lang", nargs="+", default=["en"])
-    ap.add_argument("--treebank", nargs="*", help="the treebank of each --lang (default: en → en_ewt, else the code)")
-    ap.add_argument("--threads", type=int, default=0)
-    ap.add_argument("--notes", default="")
+    model_options(ap)
     args = ap.parse_args(argv)
-    treebanks = args.treebank or [{"en": "en_ewt"}.get(lang, lang) for lang in args.lang]
     figures = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for lang, treebank in zip(args.lang, treebanks):
+        for lang, treebank in models_and_treebanks(ap, args):
             text = Path(tmp) / "dev.txt"
             text.write_text(raw_text_of(treebank, "dev"), encoding="utf-8")
             gold = gold_file(treebank, "dev")
@@ -64,9 +60,8 @@ def main(argv: list[str] | None = None) -> int:
             row["int8_holds"] = row["elas_drop"] <= row["bound"]
             figures[lang] = row
             print(lang, row, flush=True)
-    path = record("scale", "int8_dev", figures, label="tuning", command=command_line("eval.scale.int8_dev"),
-                  notes=args.notes, with_cpu=True)
-    print(f"wrote {path}")
+    print("wrote", record("scale", "int8_dev", figures, label="tuning", command=command_line("eval.scale.int8_dev"),
+                          notes=args.notes, with_cpu=True))
     return 0
 
 

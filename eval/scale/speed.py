@@ -98,26 +98,35 @@ def measure(lang: str, treebank: str, split: str, *, threads: int, work: Path) -
             "peak_rss_mb": run["peak_rss_mb"]}
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Measure the models named by ``--lang`` and write eval/results/scale/speed.json."""
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def model_options(ap: argparse.ArgumentParser) -> None:
+    """--lang, --treebank, --threads and --notes, shared by the scale benchmarks."""
     ap.add_argument("--lang", nargs="+", default=["en"], help="model codes as eud parse --lang takes them")
     ap.add_argument("--treebank", nargs="*", help="the treebank of each --lang (default: en → en_ewt, else the code)")
-    ap.add_argument("--split", default="test", choices=("dev", "test"))
     ap.add_argument("--threads", type=int, default=0, help="torch threads per run (0: torch's choice)")
     ap.add_argument("--notes", default="", help="what else ran on the machine, and similar")
-    args = ap.parse_args(argv)
+
+
+def models_and_treebanks(ap: argparse.ArgumentParser, args: argparse.Namespace) -> list[tuple[str, str]]:
+    """(--lang, treebank) pairs of the parsed options."""
     treebanks = args.treebank or [{"en": "en_ewt"}.get(lang, lang) for lang in args.lang]
     if len(treebanks) != len(args.lang):
         ap.error("give one --treebank per --lang")
+    return list(zip(args.lang, treebanks))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure the models named by ``--lang`` and write eval/results/scale/speed.json."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    model_options(ap)
+    ap.add_argument("--split", default="test", choices=("dev", "test"))
+    args = ap.parse_args(argv)
     figures = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for lang, treebank in zip(args.lang, treebanks):
+        for lang, treebank in models_and_treebanks(ap, args):
             figures[lang] = measure(lang, treebank, args.split, threads=args.threads, work=Path(tmp))
             print(lang, figures[lang], flush=True)
-    path = record("scale", "speed", figures, label="measurement", command=command_line("eval.scale.speed"),
-                  notes=args.notes, with_cpu=True)
-    print(f"wrote {path}")
+    print("wrote", record("scale", "speed", figures, label="measurement", command=command_line("eval.scale.speed"),
+                          notes=args.notes, with_cpu=True))
     return 0
 
 
