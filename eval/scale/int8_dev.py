@@ -20,11 +20,10 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 from eval.common import REPO, command_line, record
-from eval.scale.speed import gold_file, model_options, models_and_treebanks, parse_once, raw_text_of
+from eval.scale.speed import gold_file, over_models, parse_once, raw_text_of
 
 BOUND = {"en": 0.2}  # ELAS points int8 may lose; 0.3 for every other (character) model
 
@@ -38,32 +37,29 @@ def scores(gold: Path, system: Path) -> dict:
     return {m: round(100 * metrics[m]["f1"], 2) for m in ("LAS", "ELAS")}
 
 
+def compare(lang: str, treebank: str, args: argparse.Namespace, work: Path) -> dict:
+    """fp32 and int8 ELAS of one model on its dev text, and whether int8 holds."""
+    text = work / "dev.txt"
+    text.write_text(raw_text_of(treebank, "dev"), encoding="utf-8")
+    gold = gold_file(treebank, "dev")
+    row: dict = {"treebank": treebank}
+    for precision in ("fp32", "int8"):
+        out = work / f"{precision}.conllu"
+        run = parse_once(lang, text, out, precision=precision, threads=args.threads)
+        row[precision] = {**scores(gold, out), "words_per_s_after_load": round(run["words"] / run["parse_s"]),
+                          "peak_rss_mb": run["peak_rss_mb"]}
+    row["elas_drop"] = round(row["fp32"]["ELAS"] - row["int8"]["ELAS"], 2)
+    row["bound"] = BOUND.get(lang, 0.3)
+    row["int8_holds"] = row["elas_drop"] <= row["bound"]
+    return row
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse and score each model's dev text in both precisions; write eval/results/scale/int8_dev.json."""
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    model_options(ap)
-    args = ap.parse_args(argv)
-    figures = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        for lang, treebank in models_and_treebanks(ap, args):
-            text = Path(tmp) / "dev.txt"
-            text.write_text(raw_text_of(treebank, "dev"), encoding="utf-8")
-            gold = gold_file(treebank, "dev")
-            row = {"treebank": treebank}
-            for precision in ("fp32", "int8"):
-                out = Path(tmp) / f"{precision}.conllu"
-                run = parse_once(lang, text, out, precision=precision, threads=args.threads)
-                row[precision] = {**scores(gold, out), "words_per_s_after_load": round(run["words"] / run["parse_s"]),
-                                  "peak_rss_mb": run["peak_rss_mb"]}
-            row["elas_drop"] = round(row["fp32"]["ELAS"] - row["int8"]["ELAS"], 2)
-            row["bound"] = BOUND.get(lang, 0.3)
-            row["int8_holds"] = row["elas_drop"] <= row["bound"]
-            figures[lang] = row
-            print(lang, row, flush=True)
+    figures, args = over_models(__doc__, argv, compare)
     print("wrote", record("scale", "int8_dev", figures, label="tuning", command=command_line("eval.scale.int8_dev"),
                           notes=args.notes, with_cpu=True))
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from eval.common import REPO, SHARED, command_line, record
@@ -114,21 +115,31 @@ def models_and_treebanks(ap: argparse.ArgumentParser, args: argparse.Namespace) 
     return list(zip(args.lang, treebanks))
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Measure the models named by ``--lang`` and write eval/results/scale/speed.json."""
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def over_models(doc: str, argv: list[str] | None, one: Callable[[str, str, argparse.Namespace, Path], dict],
+                more: Callable[[argparse.ArgumentParser], None] | None = None) -> tuple[dict, argparse.Namespace]:
+    """Parse the shared options (and ``more``), run ``one(lang, treebank, args, workdir)`` per model."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     model_options(ap)
-    ap.add_argument("--split", default="test", choices=("dev", "test"))
+    if more is not None:
+        more(ap)
     args = ap.parse_args(argv)
     figures = {}
     with tempfile.TemporaryDirectory() as tmp:
         for lang, treebank in models_and_treebanks(ap, args):
-            figures[lang] = measure(lang, treebank, args.split, threads=args.threads, work=Path(tmp))
+            figures[lang] = one(lang, treebank, args, Path(tmp))
             print(lang, figures[lang], flush=True)
+    return figures, args
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure the models named by ``--lang`` and write eval/results/scale/speed.json."""
+    figures, args = over_models(
+        __doc__, argv, lambda lang, treebank, args, work: measure(lang, treebank, args.split, threads=args.threads,
+                                                                  work=work),
+        lambda ap: ap.add_argument("--split", default="test", choices=("dev", "test")))
     print("wrote", record("scale", "speed", figures, label="measurement", command=command_line("eval.scale.speed"),
                           notes=args.notes, with_cpu=True))
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())
