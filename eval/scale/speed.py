@@ -9,7 +9,8 @@ enhancement and writing.  Recorded per model:
   parser's own summary line, which times the parse apart from the load);
 - start-up to the first sentence: the wall time of the same command on a one-sentence input;
 - peak RSS (``getrusage`` of the child), the arithmetic ``--precision auto`` picked (``-v``),
-  the torch threads, and the CPU model and flags (:func:`eval.common.cpu`).
+  the torch threads, the CPU model and flags (:func:`eval.common.cpu`), and the machine's load
+  average around each model's runs (other work makes every figure a lower bound).
 
 On a machine where other work runs (a training run on one of two cores, say) pass
 ``--threads 1`` and say so in ``--notes``: the figures are then per core.
@@ -87,6 +88,7 @@ def measure(lang: str, treebank: str, split: str, *, threads: int, work: Path) -
     first = raw_text_of(treebank, split).split("\n")[0].split(". ")[0] + ".\n"
     one = work / f"{treebank}-one.txt"
     one.write_text(ONE_SENTENCE.get(lang, first), encoding="utf-8")
+    load_before = os.getloadavg()[0]
     start = parse_once(lang, one, work / "one.conllu", threads=threads)
     run = parse_once(lang, text, work / "out.conllu", threads=threads)
     words = run["words"]
@@ -96,7 +98,9 @@ def measure(lang: str, treebank: str, split: str, *, threads: int, work: Path) -
             "words_per_s_with_load": round(words / run["wall_s"]),
             "words_per_s_after_load": round(words / max(run["parse_s"], 1e-9)),
             "wall_s": run["wall_s"], "load_s": run["load_s"], "parse_s": run["parse_s"],
-            "peak_rss_mb": run["peak_rss_mb"]}
+            "peak_rss_mb": run["peak_rss_mb"],
+            # Other work on the machine: the 1-minute load average before and after (cores: eval.common.cpu).
+            "load_average": [round(load_before, 1), round(os.getloadavg()[0], 1)]}
 
 
 def model_options(ap: argparse.ArgumentParser) -> None:
