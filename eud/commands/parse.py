@@ -51,12 +51,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--chunk", type=int, default=2000, help="sentences read and parsed at a time (default 2000)")
     ap.add_argument("--batch-words", type=int, default=1000,
                     help="words per network batch (default 1000; larger batches were slower on CPU)")
-    ap.add_argument("--precision", choices=("auto", "fp32", "bf16"), default="auto",
-                    help="encoder arithmetic: bf16 is about 1.6x faster on CPUs with AVX512-BF16 or AMX and "
-                         "scores the same; auto (default) uses it where the CPU has it")
+    ap.add_argument("--precision", choices=("auto", "fp32", "bf16", "int8"), default="auto",
+                    help="network arithmetic: bf16 is about 1.6x faster on CPUs with AVX512-BF16 or AMX and "
+                         "scores the same; int8 (dynamic int8 Linear and LSTM layers) is faster on other CPUs; "
+                         "auto (default) takes bf16 where the CPU has it, else int8 for the model types whose "
+                         "int8 scores held on dev, else fp32 (-v says which)")
     ap.add_argument("--errors", choices=("strict", "replace"), default="strict",
                     help="invalid UTF-8 in text input: stop with the byte offset (strict) or use U+FFFD (replace)")
     ap.add_argument("-q", "--quiet", action="store_true", help="no timing summary on stderr")
+    ap.add_argument("-v", "--verbose", action="store_true", help="say which arithmetic the network runs in")
     add_cluster_options(ap)
     ap.epilog += "\n" + CLUSTER_HELP
     args = ap.parse_args(argv)
@@ -96,6 +99,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"eud parse: {err}", file=sys.stderr)
         return 1
     loaded = time.time() - t0
+    if args.verbose:
+        import torch
+
+        chosen = pipe.predictor.model.precision
+        why = " (auto: this CPU's choice for this model type)" if args.precision == "auto" else ""
+        print(f"eud parse: network arithmetic {chosen}{why}; {torch.get_num_threads()} torch threads",
+              file=sys.stderr)
     fmt = args.input_format or guess_format(args.input)
     n_sent = n_words = 0
     t1 = time.time()

@@ -71,20 +71,36 @@ def quiet_transformers(source: str) -> None:
     hf_logging.disable_progress_bar()
 
 
+def load_transformer(source: str, *, weights: bool = True, backend: str = "auto") -> tuple[Any, nn.Module]:
+    """(tokenizer, network) of a local folder or hub name.
+
+    A BERT folder (:func:`eud.nn.bert.supports`) runs on :mod:`eud.nn.bert`, without importing
+    transformers; anything else, or ``backend="transformers"``, goes through transformers'
+    ``AutoModel``.  ``weights=False`` builds the network from its config alone.
+    """
+    if backend not in ("auto", "transformers"):
+        raise ValueError(f"unknown transformer backend {backend!r}; known: auto, transformers")
+    if backend == "auto":
+        from eud.nn import bert
+
+        if bert.supports(source):
+            return bert.WordPiece(source), bert.load_bert(source, weights=weights)
+    quiet_transformers(source)
+    from transformers import AutoConfig, AutoModel, AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(source)
+    model = AutoModel.from_pretrained(source) if weights else AutoModel.from_config(AutoConfig.from_pretrained(source))
+    return tokenizer, model
+
+
 class TransformerWords(nn.Module):
     """A Hugging Face encoder pooled to words, its layers mixed by learned weights."""
 
     def __init__(self, source: str, *, pooling: str = "first", finetune: bool = True,
                  freeze_embeddings: bool = False, freeze_layers: int = 0, from_config: bool = False) -> None:
         super().__init__()
-        quiet_transformers(source)
-        from transformers import AutoConfig, AutoModel, AutoTokenizer
-
-        self.tokenizer = AutoTokenizer.from_pretrained(source)
-        if from_config:
-            self.model = AutoModel.from_config(AutoConfig.from_pretrained(source))
-        else:
-            self.model = AutoModel.from_pretrained(source)
+        self.source = source
+        self.tokenizer, self.model = load_transformer(source, weights=not from_config)
         self.pooling = pooling
         self.finetune = finetune
         config = self.model.config

@@ -99,8 +99,13 @@ def save_package(folder: Path, model: Parser, vocabs: dict[str, Vocab], config: 
               metadata={"format": FORMAT})
     enc = model.encoder.transformer
     if enc is not None and config["encoder"].get("transformer") not in SHORTCUTS:
-        enc.tokenizer.save_pretrained(str(folder / "encoder"))
-        enc.model.config.save_pretrained(str(folder / "encoder"))
+        if hasattr(enc.tokenizer, "save_pretrained"):  # a transformers model
+            enc.tokenizer.save_pretrained(str(folder / "encoder"))
+            enc.model.config.save_pretrained(str(folder / "encoder"))
+        else:  # eud.nn.bert
+            from eud.nn.bert import copy_files
+
+            copy_files(enc.source, folder / "encoder")
     (folder / "config.json").write_text(json.dumps({"format": FORMAT, **config}, indent=2, ensure_ascii=False) + "\n")
     (folder / "vocab.json").write_text(json.dumps(vocabs_to_json(vocabs), ensure_ascii=False) + "\n")
 

@@ -57,7 +57,10 @@ def remnant_pairs(tree: BasicTree, clause: Alignment) -> list[tuple[str, str]]:
 
 
 class PhraseEncoder:
-    """A Hugging Face encoder (directory, hub name or ``minilm``) that embeds short texts, loaded on first use."""
+    """A Hugging Face encoder (directory, hub name or ``minilm``) that embeds short texts, loaded on first use.
+
+    A BERT folder runs on :mod:`eud.nn.bert` (no transformers import); see :func:`eud.nn.encoders.load_transformer`.
+    """
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -66,14 +69,10 @@ class PhraseEncoder:
         self._cache: dict[str, np.ndarray] = {}
 
     def _load(self) -> None:
-        from eud.nn.encoders import named_transformer, quiet_transformers
+        from eud.nn.encoders import load_transformer, named_transformer
 
-        path = named_transformer(self.name)
-        quiet_transformers(path)
-        from transformers import AutoModel, AutoTokenizer
-
-        self._tokenizer = AutoTokenizer.from_pretrained(path)
-        self._model = AutoModel.from_pretrained(path).eval()
+        self._tokenizer, model = load_transformer(named_transformer(self.name))
+        self._model = model.eval()
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """[len(texts), d] unit vectors, the mean of each text's subword states."""
@@ -85,9 +84,13 @@ class PhraseEncoder:
             if self._model is None:
                 self._load()
             with torch.inference_mode():
-                batch = self._tokenizer(todo, padding=True, truncation=True, max_length=128, return_tensors="pt")
-                states = self._model(**batch).last_hidden_state.float()
-                mask = batch["attention_mask"].unsqueeze(-1).float()
+                if hasattr(self._tokenizer, "padded"):  # eud.nn.bert
+                    ids, attention = self._tokenizer.padded(todo, 128)
+                else:
+                    batch = self._tokenizer(todo, padding=True, truncation=True, max_length=128, return_tensors="pt")
+                    ids, attention = batch["input_ids"], batch["attention_mask"]
+                states = self._model(input_ids=ids, attention_mask=attention).last_hidden_state.float()
+                mask = attention.unsqueeze(-1).float()
                 mean = torch.nn.functional.normalize((states * mask).sum(1) / mask.sum(1), dim=-1)
             known.update(zip(todo, mean.numpy()))
             if len(self._cache) + len(todo) > _CACHE_SIZE:

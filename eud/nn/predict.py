@@ -34,7 +34,7 @@ from eud.nn.batching import Batch, length_batches, make_batch
 from eud.nn.labels import relexicalise
 from eud.nn.lemma import apply_script
 from eud.nn.lexicon import Lemmatizer
-from eud.nn.model import TAGS, Parser, resolve_precision
+from eud.nn.model import TAGS, Parser, quantize_int8, resolve_precision
 from eud.nn.morphology import FeatsChoice
 from eud.nn.mst import decode_tree
 from eud.nn.orphans import demote_orphans, demote_without_correlates
@@ -151,7 +151,8 @@ class Predictor:
                  graph_mode: str | None = None, batch_words: int = 2000, precision: str | None = None,
                  lemmatizer: Lemmatizer | None = None, language: str | None = None,
                  verifier: GappingVerifier | None = None, feats: FeatsChoice | None = None) -> None:
-        """``precision``: auto, fp32 or bf16 for the encoder (None keeps the model's setting).
+        """``precision``: auto, fp32, bf16 or int8 (:func:`eud.nn.model.resolve_precision`; None keeps the
+        model's setting).  int8 quantizes ``model`` in place.
 
         ``language`` (a language or treebank code) overrides the config's: a multilingual model
         embeds it, and the enhancer takes its profile.
@@ -201,7 +202,10 @@ class Predictor:
         self.parallelism = ParallelismCheck.from_config(config)
         self.feats = feats
         if precision is not None:
-            model.precision = resolve_precision(precision)
+            model.precision = resolve_precision(precision, family=config["encoder"].get("type", "charlstm"))
+            if model.precision == "int8" and not getattr(model, "quantized", False):
+                quantize_int8(model)
+                model.quantized = True
 
     def set_label_bias(self, bias: dict[str, float]) -> None:
         """Replace the biases on basic relations (``{"orphan": 2.0}``; see :func:`label_bias_vector`)."""
