@@ -25,8 +25,12 @@ not renumbered.
 from __future__ import annotations
 
 from collections import deque
+from typing import TYPE_CHECKING
 
 from eud.graph import Edge, EnhancedGraph, NodeId, Sentence
+
+if TYPE_CHECKING:
+    import networkx
 
 # A path alternates nodes and labels: (node, label, node, label, ..., node).
 Path = tuple
@@ -83,3 +87,11 @@ def collapse_empty_nodes(sentence: Sentence) -> Sentence:
         result.enhanced = EnhancedGraph(collapsed_edges(sentence))
         result.empty_nodes = []
     return result
+
+
+def collapsed_networkx(sentence: Sentence) -> networkx.MultiDiGraph:
+    """The enhanced graph with its empty nodes collapsed into path labels (``conj>nsubj``), as networkx.
+
+    The counterpart of :meth:`eud.graph.Sentence.to_networkx`, which keeps the empty nodes.
+    """
+    return (collapse_empty_nodes(sentence) if sentence.empty_nodes else sentence).to_networkx()

@@ -353,21 +353,16 @@ class Sentence:
         """The DEPS cell of one node, derived from the edges."""
         return self.enhanced.deps_cell(node)
 
-    def to_networkx(self, *, collapsed: bool = False) -> networkx.MultiDiGraph:
+    def to_networkx(self) -> networkx.MultiDiGraph:
         """The enhanced graph as a networkx MultiDiGraph keyed by label.
 
         Nodes are ids (``(0, 0)`` the root, ``(5, 1)`` the empty node 5.1) with the
         columns ``form``, ``lemma``, ``upos``, ``xpos``, ``feats``, ``misc`` and
-        ``empty`` (True on empty nodes) as attributes.  ``collapsed=True`` gives the
-        graph with its empty nodes collapsed into path labels such as ``conj>nsubj``,
-        as :func:`eud.collapse.collapse_empty_nodes` does.
+        ``empty`` (True on empty nodes) as attributes.  :func:`eud.collapse.collapsed_networkx`
+        gives the graph with its empty nodes collapsed into path labels.
         """
         import networkx as nx
 
-        if collapsed and self.empty_nodes:
-            from eud.collapse import collapse_empty_nodes
-
-            return collapse_empty_nodes(self).to_networkx()
         graph = nx.MultiDiGraph()
         graph.add_node(ROOT)
         for node in self.nodes():

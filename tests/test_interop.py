@@ -7,6 +7,7 @@ import warnings
 import pytest
 from conftest import FIXTURES
 
+from eud.collapse import collapsed_networkx
 from eud.conllu import format_sentence, parse_conllu, read_conllu
 from eud.interop import InteropWarning, from_tokenlist, from_udapi_document, to_tokenlist, to_udapi_document
 
@@ -146,7 +147,7 @@ def test_networkx_full_and_collapsed():
     assert full.nodes[(8, 2)] == {"form": "eat", "lemma": "eat", "upos": "VERB", "xpos": "VB",
                                   "feats": "VerbForm=Inf", "misc": "CopyOf=4", "empty": True}
     assert full.has_edge((8, 1), (8, 2), key="xcomp") and full.has_edge((8, 2), (10, 0), key="obj")
-    collapsed = sentence.to_networkx(collapsed=True)
+    collapsed = collapsed_networkx(sentence)
     assert collapsed.number_of_nodes() == 12 and not any(empty for _, empty in collapsed.nodes(data="empty"))
     edges = set(collapsed.edges(keys=True))
     assert ((2, 0), (10, 0), "conj:and>xcomp>obj") in edges  # wants -> [wants] -> [eat] -> pear
@@ -155,4 +156,4 @@ def test_networkx_full_and_collapsed():
     assert ((2, 0), (7, 0), "conj:and>cc") in edges
     assert collapsed.number_of_edges() == full.number_of_edges() - 2  # edges into 8.1 and 8.2 are gone
     (initial,) = parse_conllu(INITIAL)
-    assert initial.to_networkx(collapsed=True).number_of_nodes() == 4  # 0.1 has no head: nothing left of it
+    assert collapsed_networkx(initial).number_of_nodes() == 4  # 0.1 has no head: nothing left of it
