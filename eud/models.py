@@ -106,6 +106,6 @@ def resolve_model(name_or_path: str | os.PathLike) -> tuple[Path, str]:
         raise ModelNotFound(
             f"{name}: no {language} model ships with eud{why}; "
             f"shipped: {listing}. To parse {language}, train a model on a UD treebank of your own: copy "
-            "eval/train_et_ewt.toml, point train/dev at your .conllu files, set language, and run "
+            "eval/experiments/train_et_ewt.toml, point train/dev at your .conllu files, set language, and run "
             "`eud train --config your.toml`; then `eud parse --model <its output folder>`")
     raise ModelNotFound(f"{name}: no such model folder, and no shipped model for it in {folder} (shipped: {listing})")

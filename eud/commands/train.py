@@ -17,8 +17,8 @@ from eud.commands.errors import input_error
 from eud.nn.config import load_train_config
 
 EPILOG = """examples:
-  eud train --config eval/train_en_ewt.toml
-  eud train --config eval/train_et_ewt.toml --threads 2
+  eud train --config eval/experiments/train_en_ewt.toml
+  eud train --config eval/experiments/train_et_ewt.toml --threads 2
   eud train --config my.json --max-steps 2      # a smoke test
 
 config keys (parser): train, dev, [test], output, work_dir, language, seed,

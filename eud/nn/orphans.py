@@ -37,7 +37,7 @@ counts as no correlate: it stands for the noun it hangs under (*men such as
 Hobhouse, who initiated him into the club, and Francis Hodgson, a Fellow*).
 On gold orphan trees this undoes 15 of 184 gapped clauses of GAPPING train,
 4 of 87 of GAPPING dev, 5 of 26 of EWT train and 25 of 67 of GUM train
-(``python eval/orphan_checks.py``).  A clause is also undone when two or more
+(``python -m eval.gapping.orphan_checks``).  A clause is also undone when two or more
 remnants are marked by other adpositions or subordinators than their
 correlates (:func:`unparallel`): contrasting phrases mirror each other (*to
 Paris* / *to Rome*), list members need not.  That costs 3 more GUM train
@@ -104,7 +104,7 @@ one orphan above ``lifted`` (*his wife Manju Sam, 36, from Sydney*), and a
 two-remnant clause whose orphan has no correlate needs it above
 ``uncorrelated`` (*the vote to leave the European Union and the election of
 Donald Trump in the US*).  Both thresholds depend on a model's calibration,
-so they are package settings, tuned on dev files (``eval/label_bias_sweep.py``)
+so they are package settings, tuned on dev files (``eval/gapping/label_bias_sweep.py``)
 and on the package's own parses of training files, whose false alarms are many
 more than dev's (``eval/RESULTS.md``).
 

@@ -1,0 +1,1 @@
+"""``eud serve`` and the viewer: load on loopback and the rendered figures."""
