@@ -6,8 +6,8 @@ the treebank's profile (``--lang <treebank>``), and ``eud.evaluate`` scores the
 output against gold, beside baseline1 (the basic tree copied into DEPS).  It
 also measures the precision of the shared-dependent rule on its own, checks
 every output with ``udvalidate --level 2`` (``--validate``), times en_ewt test
-against the copy baseline, and with ``--write`` replaces the "Enhancer"
-section of eval/RESULTS.md.
+against the copy baseline, and with ``--write`` records the macro ELAS of each
+split under eval/results/enhance/ (``python -m eval.report`` puts it on eval/RESULTS.md).
 
     nice python -m eval.enhance.benchmark --splits dev test --validate test --write
 """
@@ -29,11 +29,10 @@ from eud.conllu import format_sentence, read_conllu, write_conllu
 from eud.enhance import Enhancer, find_profile
 from eud.evaluate import evaluate_files
 from eud.graph import EnhancedGraph, Sentence
+from eval.common import record
 
 REPO = Path(__file__).resolve().parents[2]
 UD = REPO.parent / "shared" / "data" / "ud"
-RESULTS = REPO / "eval" / "RESULTS.md"
-SECTION = "## Enhancer: gold basic trees → enhanced graphs"
 TREEBANKS = [
     "en_ewt", "en_gum", "bg_btb", "cs_cac", "cs_fictree", "et_edt", "et_ewt", "fi_tdt", "it_isdt",
     "lt_alksnis", "lv_lvtb", "nl_alpino", "nl_lassysmall", "pl_lfg", "pl_pdb", "sk_snk",
@@ -134,8 +133,9 @@ def throughput(path: Path, code: str) -> tuple[float, float]:
     return rates[0], rates[1]
 
 
-def run(splits: list[str], treebanks: list[str], check: list[str], tmp: Path) -> str:
-    """Run everything; return the Markdown of the RESULTS.md section."""
+def run(splits: list[str], treebanks: list[str], check: list[str], tmp: Path,
+        means: dict[str, tuple[int, float]] | None = None) -> str:
+    """Run everything; return the Markdown report, and fill ``means`` with each split's (treebanks, macro ELAS)."""
     rows: dict[str, list[str]] = {}
     by_type: dict[str, dict] = {}
     macro: dict[str, list[float]] = {}
@@ -175,6 +175,8 @@ def run(splits: list[str], treebanks: list[str], check: list[str], tmp: Path) ->
     out = []
     for split in splits:
         mean = sum(macro[split]) / len(macro[split])
+        if means is not None:
+            means[split] = (len(macro[split]), round(mean, 2))
         out += [
             f"**{split}** (macro ELAS over {len(macro[split])} treebanks: **{mean:.2f}**)", "",
             "| treebank | ELAS | EULAS | baseline1 ELAS | baseline1 EULAS | udvalidate --level 2 |",
@@ -211,13 +213,15 @@ def _copy(s: Sentence) -> Sentence:
     return s
 
 
-def write_section(body: str) -> None:
-    """Replace the body of the Enhancer section of eval/RESULTS.md, leaving the rest alone."""
-    text = RESULTS.read_text(encoding="utf-8")
-    start = text.index(SECTION) + len(SECTION)
-    nxt = text.find("\n## ", start)
-    end = len(text) if nxt < 0 else nxt + 1
-    RESULTS.write_text(text[:start] + "\n\n" + body.rstrip() + "\n\n" + text[end:], encoding="utf-8")
+def write_results(means: dict[str, tuple[int, float]], command: str) -> None:
+    """Record each split's macro ELAS under eval/results/enhance/ (dev chose the profiles: tuning)."""
+    for split, (count, mean) in means.items():
+        if split == "dev":
+            figures = {f"dev macro ELAS, {count} treebanks (profiles learned on dev)": mean}
+        else:
+            figures = {f"{split} macro ELAS, {count} treebanks": mean}
+        record("enhance", f"benchmark_{split}", figures, command=command,
+               label="tuning" if split == "dev" else "test-scored-once")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -227,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--treebanks", nargs="+", default=TREEBANKS)
     parser.add_argument("--validate", nargs="*", choices=["dev", "test"], default=None, metavar="SPLIT",
                         help="run udvalidate --level 2 on every output (of these splits only, if given)")
-    parser.add_argument("--write", action="store_true", help="replace the Enhancer section of eval/RESULTS.md")
+    parser.add_argument("--write", action="store_true", help="record the macro figures under eval/results/enhance/")
     parser.add_argument("--throughput-only", action="store_true", help="only time en_ewt test (3 runs, best of each)")
     args = parser.parse_args(argv)
     if args.throughput_only:
@@ -240,7 +244,8 @@ def main(argv: list[str] | None = None) -> int:
     command = "nice python -m eval.enhance.benchmark " + " ".join(argv if argv is not None else sys.argv[1:])
     with tempfile.TemporaryDirectory() as tmp:
         check = [] if args.validate is None else (args.validate or args.splits)
-        body = run(args.splits, args.treebanks, check, Path(tmp))
+        means: dict[str, tuple[int, float]] = {}
+        body = run(args.splits, args.treebanks, check, Path(tmp), means)
     path = UD / "en_ewt" / "en_ewt-ud-test.conllu.xz"
     if path.exists():
         base, ours = throughput(path, "en_ewt")
@@ -249,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     body = f"Produced by `{command.strip()}`.\n\n{NOTES}\n\n" + body
     print(body)
     if args.write:
-        write_section(body)
+        write_results(means, command.strip())
     return 0
 
 

@@ -12,7 +12,7 @@ network's scores cached there) once without the check (``none``) and once per th
 ``--write T`` then sets the package's ``config.json`` key ``gapping_parallelism`` to T.
 
 The English package's threshold is the highest at which GAPPING dev loses at most two found
-sentences and GAPPING train at most 5% (``eval/RESULTS.md``, session 23).  en_ewt test is
+sentences and GAPPING train at most 5% (``eval/journal/``, session 23).  en_ewt test is
 not read here.
 """
 

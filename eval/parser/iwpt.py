@@ -33,6 +33,7 @@ HERE = Path(__file__).resolve().parent
 from eud.collapse import collapse_empty_nodes
 from eud.conllu import format_sentence, read_conllu
 from eud.models import find_model
+from eval.common import RESULTS, command_line, record
 from eval.segment.score import raw_text  # the IWPT raw input: # text lines, paragraphs from newpar/newdoc
 
 SHARED = HERE.parents[2] / "shared" / "data" / "ud"
@@ -175,15 +176,31 @@ def main() -> int:
     print(f"\n(all {len(rows)} outputs valid: {all(r['valid'] for r in rows)}; took {time.time() - started:.0f} s)")
     (args.out_dir / "results.json").write_text(json.dumps({"rows": rows, "per_language": per_lang}, indent=1))
     if args.write_scores:
-        by_model: dict[str, dict[str, dict[str, float]]] = {}
-        for r in rows:
-            by_model.setdefault(r["model"], {})[r["treebank"]] = {k: r[k] for k in METRICS if k in r}
-        for model, test in by_model.items():
-            path = find_model(model) / "scores.json"
-            old = json.loads(path.read_text()) if path.is_file() else {}
-            merged = {**old.get("test", {}), **test}
-            path.write_text(json.dumps({"input": "raw text, eval/parser/iwpt.py", "test": merged}, indent=1) + "\n")
+        write_results(rows, per_lang, command_line("eval.parser.iwpt"))
     return 0
+
+
+def write_results(rows: list[dict], per_lang: dict, command: str) -> None:
+    """Record the figures under eval/results/ (merged with earlier runs of other languages), then regenerate
+    every page that quotes them: each model's scores.json (what `eud models` shows), its card, the README."""
+    by_model: dict[str, dict[str, dict[str, float]]] = {}
+    for r in rows:
+        by_model.setdefault(r["model"], {})[r["treebank"]] = {k: r[k] for k in METRICS if k in r}
+    for model, test in by_model.items():
+        old = RESULTS / "models" / model / "raw_text.json"
+        merged = {**(json.loads(old.read_text())["figures"] if old.is_file() else {}), **test}
+        record(f"models/{model}", "raw_text", merged, label="test-scored-once", command=command)
+    old = RESULTS / "parser" / "iwpt.json"
+    figures = json.loads(old.read_text())["figures"] if old.is_file() else {}
+    figures["per_language"] = {**figures.get("per_language", {}),
+                               **{lang: {k: v for k, v in s.items() if k in ("LAS", "ELAS")} for lang, s in per_lang.items()}}
+    enhanced = [lang for lang, s in figures["per_language"].items() if lang in IWPT_BEST and "ELAS" in s]
+    figures[f"coarse macro ELAS, {len(enhanced)} languages with enhanced gold"] = round(
+        sum(figures["per_language"][lang]["ELAS"] for lang in enhanced) / len(enhanced), 2)
+    record("parser", "iwpt", figures, label="test-scored-once", command=command)
+    from eval import report
+
+    report.main([])
 
 
 if __name__ == "__main__":
