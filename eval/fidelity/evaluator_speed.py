@@ -30,6 +30,7 @@ from pathlib import Path
 
 from eud.conllu import read_conllu, write_conllu
 from eud.graph import EnhancedGraph
+from eval.common import command_line, record
 
 SHARED_UD = Path(__file__).resolve().parents[3] / "shared" / "data" / "ud"
 BIN = Path(sys.executable).parent
@@ -89,6 +90,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"eud evaluate:                         wall {med['eud'][0]:.2f}s  cpu {med['eud'][1]:.2f}s")
     print(f"ratio eud/official: wall {med['eud'][0] / med['official'][0]:.3f}  cpu {med['eud'][1] / med['official'][1]:.3f}"
           "  (goal: at most 0.333)")
+    record("fidelity", "evaluator_speed",
+           {"eud evaluate / official procedure, CPU time (median of 5)": round(med["eud"][1] / med["official"][1], 3),
+            "same, wall clock": round(med["eud"][0] / med["official"][0], 3), "goal": "at most 0.333"},
+           label="measurement", command=command_line("eval.fidelity.evaluator_speed"), notes=env_note, with_cpu=True)
     return 0
 
 

@@ -22,8 +22,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-
 from eud import spaces
 from eud.conllu import read_conllu, write_conllu
 from eud.graph import Sentence

@@ -25,8 +25,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-
 from eud.conllu import read_conllu, write_conllu
 from eval.segment.score import SHARED, raw_text, score, with_placeholder_tree
 
