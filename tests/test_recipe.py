@@ -82,6 +82,22 @@ def test_every_shipped_model_has_a_recipe_and_its_card_points_to_it(model: str) 
     assert not re.search(r"git show [0-9a-f]{7}", card), "the card points to an old commit"
 
 
+@pytest.mark.parametrize("model", SHIPPED)
+def test_every_recipe_names_data_that_is_in_the_shared_folder(model: str) -> None:
+    if not (SHARED / "ud").is_dir():
+        pytest.skip(f"shared data not found at {SHARED}")
+    run = Run(REPO / "recipes" / f"{model}.toml", shared=SHARED)
+    for stage in run.recipe["stage"]:
+        named = [stage["config"].get(k) for k in ("train", "dev", "test", "extra_dev")] if stage["kind"] == "train" \
+            else [stage.get("files")]
+        for value in filter(None, named):
+            flat = value if isinstance(value, list) else [value]
+            for item in flat:
+                path = item["path"] if isinstance(item, dict) else item
+                if "{run}" not in path:
+                    assert Path(run.data(path)).is_file()
+
+
 def test_a_bad_recipe_is_a_clear_error(tmp_path: Path) -> None:
     path = tmp_path / "bad.toml"
     path.write_text('model = "x"\n[[stage]]\nname = "a"\nkind = "bake"\n', encoding="utf-8")
