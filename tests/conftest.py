@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from browser import Browser, chromium_path
+
+from eval.helpers.browser import Browser, chromium_path
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_UD = REPO.parent / "shared" / "data" / "ud"

@@ -2,25 +2,21 @@
 
 Two systems per gold test file: the basic tree copied into DEPS, and a
 deterministic perturbation (tags, heads, labels, enhanced edges, empty nodes,
-tokenization, sentence boundaries); see eval/evaluator_parity.py.  The
+tokenization, sentence boundaries); see eval/fidelity/evaluator_parity.py.  The
 default run covers a representative subset; ``-m slow`` covers every test file
 and several ``--enhancements`` levels.
 """
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 
 from eud.conllu import write_conllu
-from tests.conftest import REPO, shared_files
+from tests.conftest import shared_files
 
 pytest.importorskip("udtools.udeval")
 
-_spec = importlib.util.spec_from_file_location("evaluator_parity", REPO / "eval" / "evaluator_parity.py")
-parity = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(parity)
+from eval.fidelity import evaluator_parity as parity
 
 # English (EWT), many empty nodes (Latvian), multiword tokens (Italian), Czech.
 SUBSET = ("en_ewt", "lv_lvtb", "it_isdt", "cs_fictree")

@@ -1,22 +1,17 @@
-"""eval/fresh_text_gapping.py: the texts it builds from the Debian packages, and its hand labels."""
+"""eval/gapping/fresh_text.py: the texts it builds from the Debian packages, and its hand labels."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 
-EVAL = Path(__file__).resolve().parents[1] / "eval"
+from eval.gapping import fresh_text
 
 
 def _module():
-    """eval/fresh_text_gapping.py, imported from its path (eval/ is not a package)."""
-    spec = importlib.util.spec_from_file_location("fresh_text_gapping", EVAL / "fresh_text_gapping.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """The benchmark module, eval/gapping/fresh_text.py."""
+    return fresh_text
 
 
 def test_a_fortune_file_gives_one_paragraph_per_fortune(tmp_path: Path) -> None:

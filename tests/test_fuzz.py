@@ -1,12 +1,13 @@
-"""Property-based fuzzing (short run; eval/fuzz_long.py runs the same properties for longer)."""
+"""Property-based fuzzing (short run; eval/fidelity/fuzz_long.py runs the same properties for longer)."""
 
 from __future__ import annotations
 
 import functools
 
-import fuzzing
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from eval.helpers import fuzzing
 
 SHORT = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -6,12 +6,12 @@ import random
 import unicodedata
 from pathlib import Path
 
-import faults
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eud.segment.text import DROPPED, clean_text, paragraphs
+from eval.helpers import faults
 
 
 def test_dropped_spaced_and_normalised() -> None:

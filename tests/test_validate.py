@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import lzma
 import shutil
 from pathlib import Path
@@ -216,13 +215,10 @@ UDVALIDATE = shutil.which("udvalidate")
 
 
 def _agreement_module():
-    """eval/validate_agreement.py, imported from its path (eval/ is not a package)."""
-    path = Path(__file__).resolve().parents[1] / "eval" / "validate_agreement.py"
-    spec = importlib.util.spec_from_file_location("validate_agreement", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """eval/fidelity/validate_agreement.py."""
+    from eval.fidelity import validate_agreement
+
+    return validate_agreement
 
 
 @pytest.mark.skipif(UDVALIDATE is None, reason="udvalidate (udtools) is not installed")

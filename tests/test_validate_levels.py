@@ -3,7 +3,7 @@
 Fixtures in tests/fixtures/levels/ are named ``TESTID.what.conllu``: each is
 the valid base file with one hand-made fault that udvalidate reports as TESTID
 (``valid.*`` files must pass).  The differential tests corrupt valid files with
-one fault each (tests/faults.py, 44 kinds) and require eud and udvalidate to
+one fault each (eval/helpers/faults.py, 44 kinds) and require eud and udvalidate to
 agree on valid/invalid and on the first error's test id.
 """
 
@@ -14,11 +14,11 @@ import shutil
 from collections import Counter
 from pathlib import Path
 
-import faults
 import pytest
 from conftest import FIXTURES, needs_shared, shared_files
 
 from eud.commands.validate import main
+from eval.helpers import faults
 
 LEVELS_DIR = FIXTURES / "levels"
 CASES = sorted(p.name for p in LEVELS_DIR.glob("*.conllu"))

@@ -1,5 +1,9 @@
 """AGRR answers read off an enhanced graph: which gap eud restored, and where.
 
+AGRR-2019 (https://github.com/dialogue-evaluation/AGRR-2019) marks each gapped sentence's gap
+``V``, the verb it copies ``cV``, the remnants ``R1``/``R2`` and their correlates ``cR1``/``cR2``;
+eud's graph marks the gap as an empty node (https://universaldependencies.org/u/overview/enhanced-syntax.html#ellipsis).
+
 :func:`answer` maps the empty nodes that the gapping rule
 (:class:`~eud.enhance.gapping.Gapping`) made in a sentence to an AGRR row:
 
@@ -17,9 +21,8 @@
   (the word whose id is the node's major part plus one) that has a letter or
   digit, or the end of the last word when there is none.  (The rule places
   the node after the first remnant's phrase, which the parser's attachments
-  can stretch over the second remnant: on the AGRR training four fifths with
-  models/ru_agrr's trees, the second remnant's start gives resolution 0.666
-  against 0.658 from the node's place);
+  can stretch over the second remnant, so the second remnant's start is the
+  better place: ``eval/journal/``);
 * ``cV`` is the span of the word the first empty node copies (``CopyOf``),
   or of its copula or verb head when it is not a verb (:func:`verb_of`: an
   auxiliary gives way to its infinitive or passive participle, *были

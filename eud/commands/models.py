@@ -1,6 +1,6 @@
 """``eud models``: the shipped models, the languages each serves, and their test figures.
 
-Figures come from each model's ``scores.json`` (written by ``eval/iwpt_eval.py``: raw text
+Figures come from each model's ``scores.json`` (written by ``eval/parser/iwpt.py``: raw text
 in, official scorer); a model without one shows ``-``.  Reads no weights, so it is instant.
 
 ``eud models --store int8 FOLDER...`` rewrites packages' weights in another storage (int8 rows

@@ -1,112 +1,83 @@
 """Keep ``orphan`` only where a predicate can have been elided.
 
-UD (https://universaldependencies.org/u/overview/specific-syntax.html#ellipsis)
-uses ``orphan`` for a dependent of an elided predicate: the most oblique
-remnant is promoted to the predicate's place and hangs, usually by ``conj``
-or ``parataxis``, from the predicate of the full clause, its *antecedent*.
-A parser that learnt gapping from a few hundred sentences also posits
-``orphan`` inside lists of nouns (*skis for the front and tracks for the
-back*), where nothing verbal is missing, and every such orphan becomes a
-false empty node downstream.
+UD (https://universaldependencies.org/u/overview/specific-syntax.html#ellipsis, and
+https://universaldependencies.org/u/dep/orphan.html) uses ``orphan`` for a dependent of an
+elided predicate: the most oblique remnant is promoted to the predicate's place and hangs,
+usually by ``conj`` or ``parataxis``, from the predicate of the full clause, its *antecedent*.
+A parser that learnt gapping from a few hundred sentences also posits ``orphan`` inside lists
+of nouns (*skis for the front and tracks for the back*), where nothing verbal is missing, and
+every such orphan becomes a false empty node downstream.  The checks below undo such clauses;
+what each costs and saves on gold orphan trees is in ``eval/journal/`` (run
+``python -m eval.gapping.orphan_checks``).
 
-An antecedent counts as a predicate when it is a VERB or AUX, or when it has
-a subject, copula, auxiliary or expletive of its own (*she is a teacher and
-he a doctor*: the noun *teacher* heads a copular clause).  In the GAPPING
-corpus 291 of 303 orphans meet this, in EWT train 25 of 27; GUM annotates
-nominal ellipsis with ``orphan`` more freely (26 of 87 fail).
+An antecedent counts as a predicate when it is a VERB or AUX, or when it has a subject,
+copula, auxiliary or expletive of its own (*she is a teacher and he a doctor*: the noun
+*teacher* heads a copular clause).  The promoted remnant itself must hang from its antecedent
+by ``conj`` or ``parataxis``.  Not handled: a predicate recognisable only by meaning (a
+verbless headline); gapping under a root remnant or in subordinate clauses (``advcl``), which
+this demotes.
 
-The promoted remnant itself must hang from its antecedent by ``conj`` or
-``parataxis`` (GAPPING train: 207 of 208).
+A second check, :func:`demote_without_correlates`, asks what gapping means: each remnant
+contrasts with a *correlate*, a dependent of the antecedent (:mod:`eud.enhance.correlates`;
+*Mary* with *John*, *a pear* with *an apple*).  Lists and afterthoughts have remnants with
+nothing to contrast with (*do banners, billboards and lots more*; *clean, but just a little
+dumpy*).  A gapped clause is undone
 
-Not handled: a predicate recognisable only by meaning (a verbless headline);
-gapping under a root remnant or in subordinate clauses (``advcl``), which
-this demotes (2 of 303 GAPPING orphans).
+- when two or more of its remnants have no correlate, when it has two remnants and the
+  promoted one has none, when its promoted remnant is a conjunct of a nominal argument (*Kids
+  put rocks and bugs in these*) and another remnant has none, and when the promoted remnant
+  repeats the antecedent's lemma (*the name of a town, and the name of an island* coordinates
+  a word with itself); a relative pronoun counts as no correlate, since it stands for the noun
+  it hangs under (*men such as Hobhouse, who initiated him into the club, and Francis Hodgson,
+  a Fellow*);
+- when two or more remnants are marked by other adpositions or subordinators than their
+  correlates (:func:`unparallel`): contrasting phrases mirror each other (*to Paris* / *to
+  Rome*), list members need not;
+- when an orphan's correlate is an adjectival modifier, or a nominal modifier whose adposition
+  the orphan does not mirror (:func:`inside_noun_phrase`): with no dependent of the elided
+  predicate to contrast with, the remnant reached inside a noun phrase, and the clause is a
+  list (*the old guards, and the dogs outside*);
+- when its promoted remnant has a copula of its own (:func:`has_copula`): it heads a copular
+  clause, whose predicate is all there (*and this is my couch over here*);
+- in a two-remnant clause whose orphan is an infinitive or gerund with no correlate and no
+  subordinator of its own (:func:`nonfinite_modifier`): it modifies the promoted remnant
+  (*another $1500 to fix some other things*);
+- in a lifted clause whose promoted remnant closes a list, the nominal it hangs on having other
+  conjuncts before it (:func:`list_member`: *via Funding, Smith Barney and Hanifen, Imhoff
+  Inc.*);
+- when a finite verb without a subject comes right after it (:func:`followed_by_predicate`):
+  that verb is the clause's own, and the "remnants" its subject (*and the Vienna Centre ...
+  and an office ... were established*); this needs FEATS;
+- when its promoted remnant comes right after its correlate across the conjunction, with
+  orphans that have nothing after that correlate to contrast with and mirror no phrase of the
+  full clause: a coordination of two phrases and what modifies them
+  (:func:`coordinated_phrases`: *in northeastern India and in the Andaman Sea for a long
+  time*); and when its promoted remnant, paired with another correlate, comes right after a
+  like phrase of the full clause and its orphans are adpositional phrases contrasting with
+  nothing (*bought a hot dog and a coke at the bar*);
+- when an auxiliary remnant is paired with an auxiliary or copula: that is verb phrase
+  ellipsis, whose auxiliary UD makes the head (:func:`auxiliary_remnant`: *Either a thing will
+  happen or it won't*).
 
-A second check, :func:`demote_without_correlates`, asks what gapping means: each
-remnant contrasts with a *correlate*, a dependent of the antecedent
-(:mod:`eud.enhance.correlates`; *Mary* with *John*, *a pear* with *an apple*).
-Lists and afterthoughts have remnants with nothing to contrast with (*do
-banners, billboards and lots more*; *clean, but just a little dumpy*).  A
-gapped clause is undone when two or more of its remnants have no correlate,
-when it has two remnants and the promoted one has none, when its promoted
-remnant is a conjunct of a nominal argument (*Kids put rocks and bugs in
-these*) and another remnant has none, and when the promoted remnant repeats
-the antecedent's lemma (*the name of a town, and the name of an island*
-coordinates a word with itself; nothing was elided).  A relative pronoun
-counts as no correlate: it stands for the noun it hangs under (*men such as
-Hobhouse, who initiated him into the club, and Francis Hodgson, a Fellow*).
-On gold orphan trees this undoes 15 of 184 gapped clauses of GAPPING train,
-4 of 87 of GAPPING dev, 5 of 26 of EWT train and 25 of 67 of GUM train
-(``python eval/orphan_checks.py``).  A clause is also undone when two or more
-remnants are marked by other adpositions or subordinators than their
-correlates (:func:`unparallel`): contrasting phrases mirror each other (*to
-Paris* / *to Rome*), list members need not.  That costs 3 more GUM train
-clauses and none of the other files.  And it is undone when an orphan's
-correlate is an adjectival modifier, or a nominal modifier whose adposition the
-orphan does not mirror (:func:`inside_noun_phrase`): with no dependent of the elided
-predicate to contrast with, the remnant reached inside a noun phrase, and the clause is a
-list (*the old guards, and the dogs outside*; *degrees from Columbia University in New
-York, ..., and the Sorbonne in Paris*).  That costs 2 more GAPPING train
-clauses (one contrasts *below* with *above*).  It is undone, too, when its promoted remnant has a copula of its own
-(:func:`has_copula`): it heads a copular clause, whose predicate is all there
-(*and this is my couch over here*).  No gold clause of the GAPPING corpus has
-one, and 1 of the 1,234 gold promoted remnants of all the UD files here (in
-sv_lines).  And so is a two-remnant clause whose orphan is an
-infinitive or gerund with no correlate and no subordinator of its own
-(:func:`nonfinite_modifier`): it modifies the promoted remnant (*another $1500
-to fix some other things*).  None of the gapped clauses the English package
-finds in the GAPPING corpus from gold tokens has one (its gold trees carry no
-FEATS); 1 of EWT train's 26 gold clauses does, a comparative that lacks
-correlates anyway (*than she is to see me*).  And a lifted clause is undone
-when its promoted remnant closes a list, the nominal it hangs on having
-other conjuncts before it (:func:`list_member`: *via Funding, Smith Barney
-and Hanifen, Imhoff Inc.*); gold orphan trees are never lifted, and none of
-the clauses the English package finds in GAPPING train is of that shape.
-Last among the shape checks, a clause right after which comes a finite verb
-without a subject is undone (:func:`followed_by_predicate`): that verb is the
-clause's own, and the "remnants" its subject (*and the Vienna Centre ... and an
-office ... were established*); it needs FEATS, and no gold clause of EWT or
-GUM train, nor any the English package finds in GAPPING train and dev, has one.
-Last, a clause whose promoted remnant comes right after its correlate across the
-conjunction, with orphans that have nothing after that correlate to contrast with and
-mirror no phrase of the full clause, is a coordination of two phrases and what modifies
-them (:func:`coordinated_phrases`: *in northeastern India and in the Andaman Sea for a
-long time*).  No gold clause of the GAPPING corpus or EWT train has that shape; one of GUM
-train's does (*done by post or in person at the Cuban embassy in London*, which fails the
-other checks too).  So is a clause whose promoted remnant, paired with another correlate,
-comes right after a like phrase of the full clause, and whose orphans are adpositional
-phrases contrasting with nothing (*bought a hot dog and a coke at the bar*); no gold clause
-of the GAPPING corpus, EWT or GUM train has that shape either.  A clause with an auxiliary
-remnant paired with an auxiliary or copula is verb phrase ellipsis, whose auxiliary UD makes
-the head (:func:`auxiliary_remnant`: *Either a thing will happen or it won't*); one gold
-clause of GUM train keeps a copula as an orphan (*which almost everything on Earth is and
-almost everything in the LLM model probably is*), none of the GAPPING corpus or EWT.
+Two kinds of orphan are no remnant at all, and :func:`stray_orphans` hands them back to the
+parser's other choice before the clause is judged: an orphan across a bracket from the
+promoted remnant, inside brackets that do not hold it (a citation or an aside: *may even be
+the norm [16]*) or outside brackets that do (a clause does not straddle a bracket), or a
+parenthetical that commas set off before the promoted remnant with nothing to contrast with
+(*or, in fact, productive multitasking*); in a clause with another orphan, an afterthought:
+the last phrase, after a comma, with nothing to contrast with (*..., via Salomon Brothers
+Inc.*: it modifies the whole coordination); and, in a clause with no other orphan, an adverb
+or particle that contrasts with nothing and comes before the promoted remnant (it modifies
+that remnant: *but for only a limited period*).
 
-Two kinds of orphan are no remnant at all, and :func:`stray_orphans` hands
-them back to the parser's other choice before the clause is judged: an orphan
-across a bracket from the promoted remnant, inside brackets that do not hold
-it (a citation or an aside: *may even be the norm [16]*) or outside brackets
-that do (a clause does not straddle a bracket), or a parenthetical that commas
-set off before the promoted remnant with nothing to contrast with (*or, in fact,
-productive multitasking*); in a clause with another orphan, an afterthought: the
-last phrase, after a comma, with nothing to contrast with (*..., via Salomon
-Brothers Inc.*: it modifies the whole coordination); and, in a clause with no
-other orphan, an adverb or particle that contrasts with nothing and comes before
-the promoted remnant (it modifies that remnant: *but for only a limited period*).
-Gold orphan trees lose 1 of 208 GAPPING train orphans to it, 2 of GAPPING dev's
-95 (afterthoughts: *between three and ten* after a comma, *her eyes filled with
-concern*) and 4 of GUM train's 86.
-
-Last, where a package sets ``orphan_margins``, a clause the parser is unsure
-of is undone.  The margin of an orphan is its ``orphan`` score minus the best
-score of another relation (after the package's bias): a lifted clause needs
-one orphan above ``lifted`` (*his wife Manju Sam, 36, from Sydney*), and a
-two-remnant clause whose orphan has no correlate needs it above
-``uncorrelated`` (*the vote to leave the European Union and the election of
-Donald Trump in the US*).  Both thresholds depend on a model's calibration,
-so they are package settings, tuned on dev files (``eval/label_bias_sweep.py``)
-and on the package's own parses of training files, whose false alarms are many
-more than dev's (``eval/RESULTS.md``).
+Last, where a package sets ``orphan_margins``, a clause the parser is unsure of is undone.
+The margin of an orphan is its ``orphan`` score minus the best score of another relation
+(after the package's bias): a lifted clause needs one orphan above ``lifted`` (*his wife Manju
+Sam, 36, from Sydney*), and a two-remnant clause whose orphan has no correlate needs it above
+``uncorrelated`` (*the vote to leave the European Union and the election of Donald Trump in
+the US*).  Both thresholds depend on a model's calibration, so they are package settings,
+tuned on dev files and on the package's own parses of training files
+(``python -m eval.gapping.label_bias_sweep``).
 
 Its opposite, building gapped clauses the parser did not see, is :mod:`eud.nn.rebuilds`.
 """

@@ -22,8 +22,8 @@ Not caught: a modifier close in kind to what it is paired with (*She thanked the
 their care and a doctor from the clinic* scores 0.42).
 
 Embedding in isolation is the point: the parser's own word states carry the sentence, and
-in a list both members read alike in context.  The figures behind the threshold are in
-``eval/RESULTS.md`` (session 23).
+in a list both members read alike in context.  The threshold is chosen by
+``python -m eval.gapping.parallelism_sweep`` (its figures: ``eval/journal/``).
 """
 
 from __future__ import annotations

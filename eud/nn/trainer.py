@@ -523,7 +523,7 @@ def write_card(cfg: dict[str, Any], output: Path, state: dict[str, Any], results
         "(run from the repository root; the config's paths are relative to the config file)", "",
         "## Scores", "",
         ("Quick scores from training (gold tokenisation; ELAS counts edges between words only).  "
-         "Official figures: `eval/RESULTS.md`, section Parser."), "",
+         "Official figures: `eval/RESULTS.md` (generated from `eval/results/`)."), "",
     ]
     cols = ("UPOS", "XPOS", "UFeats", "Lemmas", "UAS", "LAS", "ELAS")
     lines.append("| split | graph | " + " | ".join(cols) + " |")

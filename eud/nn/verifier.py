@@ -19,7 +19,7 @@ A clause scoring below the package's threshold is undone like the ones the other
 reject (:func:`eud.nn.orphans.demote_without_correlates`).  The weights live in
 ``gapping_verifier.safetensors`` next to the parser's, the threshold in ``config.json``
 (``"gapping_verifier": {"threshold": t}``); both are written by
-``eval/train_gapping_verifier.py``, which fits the regression on the clauses a package
+``eval/gapping/train_verifier.py``, which fits the regression on the clauses a package
 predicts in gold-annotated files and sets the threshold so that it keeps every gapped
 clause the package finds in a tuning file.
 """

@@ -6,7 +6,7 @@ construction, the same findings with the same test ids as ``udvalidate
 --level 1|2 --lang ud`` (format, Unicode, ids, the basic tree, UPOS/FEATS/
 DEPREL/DEPS/MISC syntax, metadata, blank lines, the final newline).  Writing
 these ~80 tests again would be slower to get exactly right and would drift as
-UD updates them; measured on en_ewt test (eval/RESULTS.md, "Validation parity")
+UD updates them; measured on en_ewt test (eval/journal/, "Validation parity")
 the official checks take about 3 s of the 3.5 s of ``eud validate``, an
 acceptable price for exact agreement.  eud keeps its own code for what it adds:
 the enhanced-graph checks of :mod:`eud.validate.checks` (including the two

@@ -1,1 +1,1 @@
-"""Benchmarks of scale: speed, start-up and memory of eud parse as users run it."""
+"""Scale: speed, start-up and memory of ``eud parse`` as users run it; peak memory against input size, Dask workers, and the Python API on many short texts."""

@@ -49,7 +49,7 @@ def gold_file(treebank: str, split: str) -> Path:
 
 def raw_text_of(treebank: str, split: str) -> str:
     """The raw text of ``<treebank>-ud-<split>`` from the shared data (see the module docstring)."""
-    from eval.segment_eval import raw_text
+    from eval.segment.score import raw_text
 
     gold = gold_file(treebank, split)
     return raw_text(gold)

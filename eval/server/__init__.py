@@ -1,1 +1,1 @@
-"""Benchmarks of ``eud serve``: load, faults and shutdown, on loopback only."""
+"""``eud serve`` and the viewer: load, faults and shutdown on loopback, and the rendered figures."""

@@ -1,0 +1,1 @@
+"""Helpers shared by the tests and the benchmarks: Hypothesis strategies and fuzzed properties, corrupted-file faults for validator differential tests, and a headless Chromium driven over DevTools."""

@@ -1,0 +1,97 @@
+"""eval.report: the published figures (README, model cards, scores.json, eval/RESULTS.md) agree with eval/results/.
+
+The check must pass on the repository as committed, and fail, naming the file and the figure, when a
+figure is edited by hand in a copy.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from eval import report
+from eval.common import REPO
+
+
+@pytest.fixture
+def copy(tmp_path: Path) -> Path:
+    """The files the report reads and writes, copied to a temporary repository."""
+    shutil.copy(REPO / "README.md", tmp_path / "README.md")
+    shutil.copytree(REPO / "eval" / "results", tmp_path / "eval" / "results")
+    shutil.copy(REPO / "eval" / "RESULTS.md", tmp_path / "eval" / "RESULTS.md")
+    for name in ("MODEL.md", "scores.json"):
+        for path in (REPO / "models").glob(f"*/{name}"):
+            (tmp_path / "models" / path.parent.name).mkdir(parents=True, exist_ok=True)
+            shutil.copy(path, tmp_path / "models" / path.parent.name / name)
+    return tmp_path
+
+
+def test_the_repository_agrees_with_its_results() -> None:
+    assert report.check() == []
+
+
+def test_results_page_is_short_and_gives_each_row_a_command_and_commit() -> None:
+    page = (REPO / "eval" / "RESULTS.md").read_text(encoding="utf-8")
+    assert page.count("\n") <= report.MAX_LINES
+    rows = [line for line in page.splitlines() if line.startswith("| ") and not line.startswith("| what |")]
+    assert len(rows) > 40
+    for line in rows:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        assert cells[-3] in ("measurement", "tuning", "cross-validated", "test-scored-once"), line
+        assert cells[-2].startswith("`") and cells[-1], line
+
+
+def test_a_hand_edited_readme_figure_fails(copy: Path) -> None:
+    readme = copy / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    assert "en_ewt 88.03 / 86.79" in text
+    readme.write_text(text.replace("en_ewt 88.03 / 86.79", "en_ewt 88.03 / 86.82"), encoding="utf-8")
+    problems = report.check(copy)
+    assert problems == [p for p in problems if p.startswith("README.md")] and len(problems) == 1
+    assert "86.82 (results: 86.79)" in problems[0]
+
+
+def test_a_hand_edited_scores_json_fails(copy: Path) -> None:
+    path = copy / "models" / "ta_ttb" / "scores.json"
+    scores = json.loads(path.read_text(encoding="utf-8"))
+    scores["test"]["ta_ttb"]["ELAS"] = 50.67
+    path.write_text(json.dumps(scores, indent=1) + "\n", encoding="utf-8")
+    problems = report.check(copy)
+    assert len(problems) == 1 and problems[0].startswith("models/ta_ttb/scores.json")
+    assert "50.67 (results: 49.67)" in problems[0]
+
+
+def test_a_hand_edited_card_row_fails(copy: Path) -> None:
+    card = copy / "models" / "ta_ttb" / "MODEL.md"
+    text = card.read_text(encoding="utf-8")
+    row = "| tune ta | rules | 89.63 | 82.20 | 85.61 | 88.78 | 75.61 | 68.78 | 66.63 |"
+    assert row in text
+    card.write_text(text.replace(row, row.replace("66.63", "67.63")), encoding="utf-8")
+    problems = report.check(copy)
+    assert problems == ["models/ta_ttb/MODEL.md: tune ta / rules ELAS: card 67.63, results 66.63"]
+
+
+def test_a_changed_result_regenerates_every_page(copy: Path) -> None:
+    path = copy / "eval" / "results" / "models" / "en_ewt" / "raw_text.json"
+    result = json.loads(path.read_text(encoding="utf-8"))
+    result["figures"]["en_ewt"]["ELAS"] = 86.5
+    path.write_text(json.dumps(result), encoding="utf-8")
+    failing = report.check(copy)
+    assert any(p.startswith("README.md") and "86.79 (results: 86.50)" in p for p in failing)
+    assert any(p.startswith("models/en_ewt/scores.json") for p in failing)
+    assert any(p.startswith("models/en_ewt/MODEL.md") for p in failing)
+    files, problems = report.build(copy)
+    assert problems == []
+    for where, text in files.items():
+        where.write_text(text, encoding="utf-8")
+    assert report.check(copy) == []
+    assert json.loads((copy / "models" / "en_ewt" / "scores.json").read_text())["test"]["en_ewt"]["ELAS"] == 86.5
+
+
+def test_halves_round_up() -> None:
+    assert report.number(0.8025, ".3f") == "0.803"
+    assert report.number(82.2) == "82.20"
+    assert report.number(0.9088) == "0.9088"
