@@ -76,17 +76,17 @@ def decode(pipe: object, inputs: list[Sentence]) -> list[Decoded]:
     return out
 
 
-def build_gapping(pipe: object, model: str) -> Cached:
-    """GAPPING train+dev from the gold orphan trees' tokens."""
-    basic = [s for p in gapping_paths("orphan-basic") for s in parse_conllu(strip_enhanced(_text(p)))]
-    gold = [s for p in gapping_paths("enhanced") for s in read_conllu(p)]
+def build_gapping(pipe: object, model: str, limit: int | None = None) -> Cached:
+    """GAPPING train+dev from the gold orphan trees' tokens (``limit``: only the first sentences, for tests)."""
+    basic = [s for p in gapping_paths("orphan-basic") for s in parse_conllu(strip_enhanced(_text(p)))][:limit]
+    gold = [s for p in gapping_paths("enhanced") for s in read_conllu(p)][:limit]
     inputs = [s.copy() for s in basic]
     return Cached(model, inputs, decode(pipe, inputs), gold, [bool(g.empty_nodes) for g in gold],
                   block_folds(len(gold)), [f"gapping-{i + 1}" for i in range(len(gold))])
 
 
-def build_negatives(pipe: object, model: str, size: int) -> Cached:
-    """A fixed random sample of en_ewt and en_gum train+dev sentences."""
+def build_negatives(pipe: object, model: str, size: int, done: Cached | None = None) -> Cached:
+    """A fixed random sample of en_ewt and en_gum train+dev sentences (``done``: a smaller cached sample to reuse)."""
     pool: list[tuple[str, bool, str]] = []  # (sent_id, gold has empty node, stripped text)
     for code in NEGATIVE_TREEBANKS:
         for split in NEGATIVE_SPLITS:
@@ -97,8 +97,13 @@ def build_negatives(pipe: object, model: str, size: int) -> Cached:
     inputs = [s for i in chosen for s in parse_conllu(pool[i][2] + "\n\n")]
     if len(inputs) != len(chosen):
         raise SystemExit(f"error: {len(chosen)} sentences sampled but {len(inputs)} read back")
-    print(f"negatives: {len(chosen)} of {len(pool)} sentences", file=sys.stderr)
-    return Cached(model, inputs, decode(pipe, inputs), None, [pool[i][1] for i in chosen],
+    # The same seed draws a larger sample as the smaller one plus more, so decoded sentences are reused.
+    known = dict(zip(done.ids, done.decoded)) if done is not None and done.model == model else {}
+    todo = [k for k, i in enumerate(chosen) if pool[i][0] not in known]
+    print(f"negatives: {len(chosen)} of {len(pool)} sentences, {len(todo)} to decode", file=sys.stderr)
+    fresh = dict(zip(todo, decode(pipe, [inputs[k] for k in todo])))
+    decoded = [fresh[k] if k in fresh else known[pool[i][0]] for k, i in enumerate(chosen)]
+    return Cached(model, inputs, decoded, None, [pool[i][1] for i in chosen],
                   [document_fold(pool[i][0]) for i in chosen], [pool[i][0] for i in chosen])
 
 
@@ -138,7 +143,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.only and name != args.only:
             continue
         start = time.perf_counter()
-        cached = build_gapping(pipe, args.model) if name == "gapping" else build_negatives(pipe, args.model, args.negatives)
+        if name == "gapping":
+            cached = build_gapping(pipe, args.model)
+        else:
+            done = read(name) if path_for(name).exists() else None
+            cached = build_negatives(pipe, args.model, args.negatives, done)
         with open(path_for(name), "wb") as fh:
             pickle.dump(cached, fh)
         print(f"{name}: {len(cached.inputs)} sentences in {time.perf_counter() - start:.0f} s", file=sys.stderr)
