@@ -67,8 +67,12 @@ def command_line(module: str | None = None) -> str:
 
 
 def record(topic: str, name: str, figures: dict, *, label: str, command: str, notes: str = "",
-           with_cpu: bool = False) -> Path:
-    """Write ``eval/results/<topic>/<name>.json`` and return its path."""
+           with_cpu: bool = False, rows: str = "") -> Path:
+    """Write ``eval/results/<topic>/<name>.json`` and return its path.
+
+    ``rows`` names a key of ``figures`` whose entries each get a row of their own in
+    ``eval/RESULTS.md`` (e.g. every rule's cross-validated effect).
+    """
     if label not in LABELS:
         raise ValueError(f"label must be one of {LABELS}, not {label!r}")
     result = {"benchmark": f"{topic}.{name}", "label": label, "command": command,
@@ -77,6 +81,8 @@ def record(topic: str, name: str, figures: dict, *, label: str, command: str, no
         result["cpu"] = cpu()
     if notes:
         result["notes"] = notes
+    if rows:
+        result["rows"] = rows
     path = RESULTS / topic / f"{name}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".json.tmp")

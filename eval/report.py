@@ -122,9 +122,13 @@ def row(what: str, figures, result: dict) -> str:
 
 
 def area_rows(result: dict) -> list[str]:
-    """One row per top-level figure when there are few, else one row for the whole result."""
+    """A row per entry of the result's ``rows`` table, else one per top-level figure when there are few, else one."""
     figures = result["figures"]
     name = result["benchmark"]
+    if result.get("rows") in figures:  # a row for each entry of one table, then one for the rest
+        rest = {key: value for key, value in figures.items() if key != result["rows"]}
+        return [row(f"{name}: {key}", value, result) for key, value in figures[result["rows"]].items()] + \
+            [row(name, rest, result)]
     if isinstance(figures, dict) and 1 < len(figures) <= 6 and not result.get("one_row"):
         return [row(f"{name}: {key}", value, result) for key, value in figures.items()]
     return [row(name, figures, result)]
@@ -149,12 +153,13 @@ def results_page(results: Results) -> str:
         for name in names:
             lines += area_rows(results.by_name[name])
         lines.append("")
-    for model in results.models():
-        lines += [f"## models/{model}", "", head]
-        for name in sorted(n for n in results.by_name if n.startswith(f"models/{model}/")):
-            result = results.by_name[name]
-            for key, value in result["figures"].items():
-                lines.append(row(f"{name.split('/')[-1]}: {key}", value, result))
+    if results.models():
+        lines += ["## Shipped models", "", head]
+        for model in results.models():
+            for name in sorted(n for n in results.by_name if n.startswith(f"models/{model}/")):
+                result = results.by_name[name]
+                for key, value in result["figures"].items():
+                    lines.append(row(f"{model} {name.split('/')[-1]}: {key}", value, result))
         lines.append("")
     rest = [n for n in results.by_name if not n.startswith("models/") and n not in used]
     if rest:
