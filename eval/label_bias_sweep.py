@@ -18,7 +18,7 @@ Only dev files are read, so the bias is chosen without the test sets.  With
     python eval/label_bias_sweep.py --model work/en_gapping/model --bias 1 --orphan-check on --write
     python eval/label_bias_sweep.py --model models/en_ewt --bias 2 --margins lifted=1.2 uncorrelated=1.5
 
-``--margins`` sets the package's ``orphan_margins`` (see :mod:`eud.nn.orphans`);
+``--margins`` sets the package's ``orphan_margins`` (see :mod:`eud.gapping.checks`);
 ``--margins off`` turns them off.
 """
 
@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--gapping-data", type=Path, default=DATA / "gapping")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--orphan-check", choices=("on", "off"),
-                    help="keep orphan only under a predicate antecedent (eud.nn.orphans); default: the package's")
+                    help="keep orphan only under a predicate antecedent (eud.gapping.checks); default: the package's")
     ap.add_argument("--write", action="store_true",
                     help="store the (single) bias, and --orphan-check if given, in the package's config.json")
     ap.add_argument("--margins", nargs="+", metavar="NAME=VALUE",

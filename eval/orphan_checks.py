@@ -1,4 +1,4 @@
-"""How much gold gapping each orphan check of ``eud.nn.orphans`` would undo.
+"""How much gold gapping each orphan check of ``eud.gapping.checks`` would undo.
 
 Reads gold orphan trees (GAPPING train and dev, and the English UD training
 treebanks, which annotate a few gapped clauses) and counts, for each check,
@@ -21,9 +21,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gapping_benchmark import strip_deps
 
 from eud.conllu import parse_conllu
-from eud.enhance.correlates import BasicTree
-from eud.enhance.gapping import Gapping
-from eud.nn.orphans import bracket_nesting, demote_orphans, stray_orphans, unsound
+from eud.enhance.profiles import language_style
+from eud.gapping.checks import bracket_nesting, demote_orphans, stray_orphans, unsound
+from eud.gapping.correlates import BasicTree
+from eud.gapping.rule import Gapping
 
 DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
 FILES = ("gapping/gapping-orphan-basic.train.conllu.xz", "gapping/gapping-orphan-basic.dev.conllu.xz",
@@ -35,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument("--lang", default="en", help="language whose gapping style finds the correlates")
     args = ap.parse_args(argv)
-    gapping = Gapping(copy_of=True, language=args.lang)
+    gapping = Gapping(copy_of=True, style=language_style(args.lang))
     print("| file | gold orphans | kept by the antecedent check | kept by the stray check "
           "| gapped clauses | kept by the shape checks |")
     print("|---|---|---|---|---|---|")

@@ -9,7 +9,7 @@ import sys
 import pytest
 from conftest import REPO
 
-from eud.enhance.gapping import Style
+from eud.gapping.rule import Style
 
 DOC = (REPO / "docs" / "gapping.md").read_text(encoding="utf-8")
 

@@ -9,8 +9,9 @@ import pytest
 from conftest import FIXTURES, REPO
 
 from eud.conllu import read_conllu
-from eud.enhance.gapping import Gapping
-from eud.nn.orphans import demote_without_correlates
+from eud.enhance.profiles import language_style
+from eud.gapping.checks import demote_without_correlates
+from eud.gapping.rule import Gapping
 from eud.nn.verifier import CONFIG_KEY, SCALARS, GappingVerifier, clause_features
 
 pytest.importorskip("torch")
@@ -32,7 +33,7 @@ def _unit(v: np.ndarray) -> np.ndarray:
 
 def test_clause_features_read_the_remnants_their_correlates_and_the_conjunction():
     sentence = _gap_verb()
-    (clause,) = Gapping(language="en").alignments(sentence)
+    (clause,) = Gapping(style=language_style("en")).alignments(sentence)
     states = _states(len(sentence.words))
     margins = [0.0] * 5 + [2.5, 0.0]
     f = clause_features(sentence, clause, states, margins)
@@ -71,10 +72,10 @@ def test_the_verifier_has_the_last_word_on_a_clause_the_other_checks_pass():
     kept = _gap_verb()
     fallback = [w.deprel for w in kept.words]
     fallback[5] = "obj"
-    assert demote_without_correlates(kept, fallback, Gapping(language="en"), verify=lambda clause: True) == 0
+    assert demote_without_correlates(kept, fallback, Gapping(style=language_style("en")), verify=lambda clause: True) == 0
     assert kept.words[5].deprel == "orphan"
     undone = _gap_verb()
-    assert demote_without_correlates(undone, fallback, Gapping(language="en"), verify=lambda clause: False) == 1
+    assert demote_without_correlates(undone, fallback, Gapping(style=language_style("en")), verify=lambda clause: False) == 1
     assert undone.words[5].deprel == "obj"
 
 

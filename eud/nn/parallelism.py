@@ -14,7 +14,7 @@ the cosines over the remnants that have a correlate.  A phrase is the word's bas
 without punctuation, coordinating conjunctions and the subtrees of the clause's other
 remnants (the promoted remnant carries the orphans); a correlate's phrase also leaves out
 the antecedent.  A clause whose average falls below the package's threshold is undone like
-the ones :func:`eud.nn.orphans.demote_without_correlates` rejects; a clause with no
+the ones :func:`eud.gapping.checks.demote_without_correlates` rejects; a clause with no
 correlated remnant is left to the other checks.  Settings live in the package's
 ``config.json``: ``"gapping_parallelism": {"encoder": "minilm", "threshold": t}``.
 
@@ -32,8 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from eud.enhance.correlates import BasicTree
-from eud.enhance.gapping import Alignment
+from eud.gapping.correlates import BasicTree
+from eud.gapping.rule import Alignment
 from eud.graph import Sentence, Word
 
 CONFIG_KEY = "gapping_parallelism"

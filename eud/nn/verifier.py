@@ -2,8 +2,8 @@
 
 The parser posits ``orphan`` in lists of nouns that look like gapping (*starred opposite
 Elisha Cuthbert, Chad Michael Murray, and Paris Hilton in House of Wax*), and the checks of
-:mod:`eud.nn.orphans` judge a clause by its tree alone.  The verifier asks the encoder: a
-logistic regression scores a gapped clause (an :class:`~eud.enhance.gapping.Alignment`) from
+:mod:`eud.gapping.checks` judge a clause by its tree alone.  The verifier asks the encoder: a
+logistic regression scores a gapped clause (an :class:`~eud.gapping.rule.Alignment`) from
 
 * the word states (length-normalised) of the promoted remnant, of the first other remnant,
   of the clause's conjunction (zeros where there is none) and of the antecedent, the
@@ -16,7 +16,7 @@ logistic regression scores a gapped clause (an :class:`~eud.enhance.gapping.Alig
   number of remnants, whether the clause is lifted, and how many remnants lack a correlate.
 
 A clause scoring below the package's threshold is undone like the ones the other checks
-reject (:func:`eud.nn.orphans.demote_without_correlates`).  The weights live in
+reject (:func:`eud.gapping.checks.demote_without_correlates`).  The weights live in
 ``gapping_verifier.safetensors`` next to the parser's, the threshold in ``config.json``
 (``"gapping_verifier": {"threshold": t}``); both are written by
 ``eval/train_gapping_verifier.py``, which fits the regression on the clauses a package
@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from eud.enhance.gapping import Alignment
+from eud.gapping.rule import Alignment
 from eud.graph import Sentence, Word
 
 FILE = "gapping_verifier.safetensors"

@@ -24,7 +24,7 @@ this demotes (2 of 303 GAPPING orphans).
 
 A second check, :func:`demote_without_correlates`, asks what gapping means: each
 remnant contrasts with a *correlate*, a dependent of the antecedent
-(:mod:`eud.enhance.correlates`; *Mary* with *John*, *a pear* with *an apple*).
+(:mod:`eud.gapping.correlates`; *Mary* with *John*, *a pear* with *an apple*).
 Lists and afterthoughts have remnants with nothing to contrast with (*do
 banners, billboards and lots more*; *clean, but just a little dumpy*).  A
 gapped clause is undone when two or more of its remnants have no correlate,
@@ -108,7 +108,7 @@ so they are package settings, tuned on dev files (``eval/label_bias_sweep.py``)
 and on the package's own parses of training files, whose false alarms are many
 more than dev's (``eval/RESULTS.md``).
 
-Its opposite, building gapped clauses the parser did not see, is :mod:`eud.nn.rebuilds`.
+Its opposite, building gapped clauses the parser did not see, is :mod:`eud.gapping.repair`.
 """
 
 from __future__ import annotations
@@ -116,8 +116,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from eud.enhance.correlates import FUNCTION, BasicTree, pos_class
-from eud.enhance.gapping import Alignment, Gapping
+from eud.gapping.correlates import FUNCTION, BasicTree, pos_class
+from eud.gapping.rule import Alignment, Gapping
 from eud.graph import Sentence, Word
 
 PREDICATE_MARKERS = frozenset({"nsubj", "csubj", "cop", "aux", "expl"})
