@@ -36,6 +36,7 @@ from gapping_benchmark import score_gapping, strip_deps
 
 from eud.conllu import parse_conllu, read_conllu
 from eud.evaluate import evaluate_sentences
+from eud.gapping.repair import set_setting
 from eud.pipeline import Pipeline
 
 DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
@@ -116,11 +117,11 @@ def main(argv: list[str] | None = None) -> int:
         config = json.loads(path.read_text(encoding="utf-8"))
         config["label_bias"] = {"orphan": args.bias[0]} if args.bias[0] else {}
         if args.orphan_check is not None:
-            config["orphan_check"] = args.orphan_check == "on"
+            set_setting(config, "orphan_check", args.orphan_check == "on")
         if args.margins is not None:
-            config["orphan_margins"] = args.margins
+            set_setting(config, "orphan_margins", args.margins)
         path.write_text(json.dumps(config, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        print(f"wrote label_bias {config['label_bias']}, orphan_check {config.get('orphan_check', False)} to {path}")
+        print(f"wrote label_bias {config['label_bias']}, gapping {config.get('gapping')} to {path}")
     return 0
 
 

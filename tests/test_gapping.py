@@ -186,9 +186,7 @@ def test_style_lookup() -> None:
     assert Gapping(style=language_style("lv_lvtb")).style == Style(place="promoted_word")
     english = {"place": "before_first", "propagate": False, "skip_penalty": 0.5, "punct_after": False,
                "punct_embedded": False, "nested": True, "person_cost": 2.0,
-               "contrasts": ("some/other", "one/other", "one/another", "former/latter"), "unstressed": ("it",),
-               "verbless_subjects": True, "bare_remnants": True, "mirrored_phrases": True,
-               "echoed_subjects": True}
+               "contrasts": ("some/other", "one/other", "one/another", "former/latter"), "unstressed": ("it",)}
     assert Gapping(style=language_style("en")).style == Style(**english, share_obj=True, promoted=True)
     assert Gapping(style=language_style("en_ewt")).style == Style(**english, punct=False, keep=True)
     assert Gapping(style=language_style("en_gum")).style == Style(**{**english, "propagate": True}, punct=False, aux=True)

@@ -250,10 +250,8 @@ def test_a_verb_without_a_subject_right_after_the_clause_is_its_predicate():
 
 
 def _settings(language: str) -> Settings:
-    """The rebuilds a parser for ``language`` runs (every rebuild in English, none in Russian)."""
-    style = language_style(language)
-    return Settings(orphan_check=True, verbless_subjects=style.verbless_subjects, bare_remnants=style.bare_remnants,
-                    mirrored_phrases=style.mirrored_phrases, echoed_subjects=style.echoed_subjects)
+    """The rebuilds a parser package for ``language`` without a gapping block runs (all in English, none in Russian)."""
+    return Settings.from_config({"language": language, "orphan_check": True})
 
 
 def _rebuilt(sent_id: str, language: str = "en") -> tuple[int, list[tuple[int, str]]]:
@@ -550,3 +548,31 @@ def test_unstressed_it_contrasts_with_no_remnant():
     changed, deprels = _checked("unstressed-it")
     assert changed == 1 and deprels[8] == "nmod"
     assert _checked("stressed-he") == (0, ["nsubj", "cop", "root", "case", "obl", "cc", "conj", "case", "orphan", "punct"])
+
+
+def test_gapping_settings_come_from_the_package_block():
+    """A package's "gapping" block sets the repairs; an older package's top-level keys and language still count."""
+    import json
+
+    from eud.gapping.repair import SettingsError
+
+    shipped = json.loads((REPO / "models" / "en_ewt" / "config.json").read_text(encoding="utf-8"))
+    legacy = {"language": "en", "orphan_check": True, "orphan_margins": shipped["gapping"]["orphan_margins"],
+              "gapping_verifier": shipped["gapping"]["verifier"], "gapping_parallelism": shipped["gapping"]["parallelism"]}
+    assert Settings.from_config(shipped) == Settings.from_config(legacy)
+    assert Settings.from_config(shipped).enabled("echoed_subjects")
+    # A block says everything: no rebuild from the language.
+    assert not Settings.from_config({"language": "en", "gapping": {"orphan_check": True}}).enabled("bare_remnants")
+    assert not Settings.from_config({"language": "ru", "orphan_check": True}).enabled("verbless_subjects")
+    assert not Settings.from_config({"language": "en"}).enabled("antecedents")  # no orphan_check: nothing runs
+    with pytest.raises(SettingsError, match="unknown 'gapping' key"):
+        Settings.from_config({"gapping": {"orphan_chek": True}})
+    with pytest.raises(SettingsError, match="must be a boolean"):
+        Settings.from_config({"gapping": {"bare_remnants": "yes"}})
+
+
+def test_a_profile_with_a_parser_switch_says_where_it_went():
+    from eud.enhance.profiles import ProfileError, profile_from_dict, profile_style
+
+    with pytest.raises(ProfileError, match="config.json"):
+        profile_style(profile_from_dict({"gapping": {"bare_remnants": True}}, "t"))

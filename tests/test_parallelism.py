@@ -58,10 +58,13 @@ def test_the_check_keeps_a_parallel_clause_and_undoes_a_list(check):
 
 def test_the_check_comes_from_the_package_config():
     assert ParallelismCheck.from_config({"language": "en"}) is None
-    made = ParallelismCheck.from_config({CONFIG_KEY: {"encoder": "minilm", "threshold": 0.25}})
+    made = ParallelismCheck.from_config({"gapping": {CONFIG_KEY: {"encoder": "minilm", "threshold": 0.25}}})
+    assert made is not None and made.threshold == 0.25 and made.encoder.name == "minilm"
+    # A package from before the gapping block keeps its key at the top level.
+    made = ParallelismCheck.from_config({"gapping_parallelism": {"encoder": "minilm", "threshold": 0.25}})
     assert made is not None and made.threshold == 0.25 and made.encoder.name == "minilm"
     with pytest.raises(ValueError, match="numeric threshold"):
-        ParallelismCheck.from_config({CONFIG_KEY: {"encoder": "minilm"}})
+        ParallelismCheck.from_config({"gapping": {CONFIG_KEY: {"encoder": "minilm"}}})
 
 
 def test_the_shipped_english_parser_undoes_a_list_it_reads_as_gapping(one_torch_thread):

@@ -59,7 +59,9 @@ def test_a_fitted_verifier_separates_its_classes_and_survives_a_round_trip(tmp_p
     assert GappingVerifier.load(tmp_path, {"language": "en"}) is None  # no verifier named: none
     verifier.save(tmp_path)
     config = json.loads((tmp_path / "config.json").read_text())
-    assert config == {"language": "en", CONFIG_KEY: {"threshold": -0.5}}
+    # A package without a gapping block gets one, with the rebuilds its language had before.
+    rebuilds = dict.fromkeys(("verbless_subjects", "bare_remnants", "mirrored_phrases", "echoed_subjects"), True)
+    assert config == {"language": "en", "gapping": {**rebuilds, CONFIG_KEY: {"threshold": -0.5}}}
     loaded = GappingVerifier.load(tmp_path, config)
     assert loaded is not None and loaded.threshold == -0.5
     assert np.allclose(loaded.score(x), scores, atol=1e-3)

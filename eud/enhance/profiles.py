@@ -19,6 +19,9 @@ from pathlib import Path
 from eud.enhance.conventions import Conventions, ConventionsError
 from eud.gapping.rule import Style
 
+# Keys a profile's [gapping] table had before they became settings of a parser package.
+PARSER_KEYS = ("verbless_subjects", "bare_remnants", "mirrored_phrases", "echoed_subjects")
+
 
 def _converters_folder() -> Path:
     """Where the shipped profiles are: $EUD_CONVERTERS, the source checkout, or the installed copy."""
@@ -198,6 +201,10 @@ def profile_style(profile: Profile) -> Style:
     """The :class:`Style` a profile's ``[gapping]`` table spells (the default for keys it leaves out)."""
     known = Style.__dataclass_fields__
     unknown = sorted(set(profile.gapping) - set(known))
+    moved = sorted(set(unknown) & set(PARSER_KEYS))
+    if moved:
+        raise ProfileError(f"{profile.name}: [gapping] {', '.join(moved)}: a parser setting now, in the model "
+                           "package's config.json (its \"gapping\" block), not in a profile")
     if unknown:
         raise ProfileError(f"{profile.name}: unknown [gapping] key(s) {', '.join(unknown)} (known: {', '.join(known)})")
     values = dict(profile.gapping)

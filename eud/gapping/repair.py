@@ -60,25 +60,88 @@ class Evidence:
     verify: Callable[[Alignment], bool] | None = None
 
 
+# The package config's table of parser-side gapping settings (config.json, next to "language").
+BLOCK = "gapping"
+# A package from before the block kept these at the top level, with other names.
+LEGACY_KEYS = {"orphan_check": "orphan_check", "orphan_margins": "orphan_margins",
+               "gapping_verifier": "verifier", "gapping_parallelism": "parallelism"}
+REBUILDS = ("verbless_subjects", "bare_remnants", "mirrored_phrases", "echoed_subjects")
+# Before the block the rebuilds were switched on by the language's enhancer profile: a package
+# without the block gets them as that profile had them.
+LEGACY_REBUILDS: dict[str, tuple[str, ...]] = {"en": REBUILDS}
+
+
+class SettingsError(ValueError):
+    """A package's ``gapping`` block that cannot be used (names the key and the problem)."""
+
+
 @dataclass(frozen=True)
 class Settings:
-    """Which repairs run, and the parser's margins for gapped clauses (a package's settings).
+    """A parser package's gapping settings: which repairs run, and the learned judges' settings.
 
     ``orphan_check`` undoes gapped clauses where nothing was elided (:mod:`eud.gapping.checks`) and
-    lets the rebuilds run; ``orphan_margins`` holds the least margins of :func:`~eud.gapping.checks.unsure`;
-    each rebuild has its own switch.
+    lets the rebuilds run; ``orphan_margins`` holds the least margins of :func:`~eud.gapping.checks.unsure`.
+    Each rebuild has its own switch: ``verbless_subjects`` (the language has no verbless clauses:
+    :func:`stranded_subjects`), ``bare_remnants`` (:func:`adjacent_conjuncts`), ``mirrored_phrases``
+    (:func:`mirrored_phrases`) and ``echoed_subjects`` (:func:`echoed_subjects`).  ``verifier``
+    (``{"threshold": t}``) and ``parallelism`` (``{"encoder": ..., "threshold": t}``) configure the
+    learned judges of :mod:`eud.nn.verifier` and :mod:`eud.nn.parallelism`; None: not used.
     """
 
     orphan_check: bool = False
     orphan_margins: dict[str, float] = field(default_factory=dict)
+    # The language has no verbless clauses (English; not Russian, whose present tense drops the copula).
     verbless_subjects: bool = False
     bare_remnants: bool = False
     mirrored_phrases: bool = False
     echoed_subjects: bool = False
+    verifier: dict | None = None
+    parallelism: dict | None = None
 
     def enabled(self, name: str) -> bool:
         """Whether repair ``name`` of :data:`REPAIRS` runs."""
         return self.orphan_check and (name in UNDOING or bool(getattr(self, name)))
+
+    @classmethod
+    def from_config(cls, config: dict, language: str | None = None) -> Settings:
+        """A package config's ``gapping`` block; without one, its older top-level keys.
+
+        ``language`` (default: the config's) picks the rebuilds of a package without the block.
+        """
+        block = config.get(BLOCK)
+        if block is None:
+            block = {new: config[old] for old, new in LEGACY_KEYS.items() if config.get(old) is not None}
+            block["orphan_check"] = bool(block.get("orphan_check", False))
+            code = (language or config.get("language") or "").split("_")[0]
+            block.update(dict.fromkeys(LEGACY_REBUILDS.get(code, ()), True))
+        if not isinstance(block, dict):
+            raise SettingsError(f"config.json: {BLOCK!r} must be a table, not {block!r}")
+        known = cls.__dataclass_fields__
+        unknown = sorted(set(block) - set(known))
+        if unknown:
+            raise SettingsError(f"config.json: unknown {BLOCK!r} key(s) {', '.join(unknown)} "
+                                f"(known: {', '.join(known)})")
+        for key, value in block.items():
+            want = dict if key in ("orphan_margins", "verifier", "parallelism") else bool
+            if not (isinstance(value, want) or (want is dict and value is None and key != "orphan_margins")):
+                raise SettingsError(f"config.json: {BLOCK}.{key} must be a {'table' if want is dict else 'boolean'}, "
+                                    f"not {value!r}")
+        return cls(**block)
+
+
+def set_setting(config: dict, key: str, value: object) -> None:
+    """Set ``key`` of a package config's ``gapping`` block (a package without one gets it, its older keys moved in)."""
+    if BLOCK not in config:
+        legacy = Settings.from_config(config)
+        config[BLOCK] = {k: v for k, v in vars(legacy).items() if v != getattr(Settings(), k)}
+        for old in LEGACY_KEYS:
+            config.pop(old, None)
+    if key not in Settings.__dataclass_fields__:
+        raise SettingsError(f"unknown {BLOCK!r} key {key!r}")
+    if value is None:
+        config[BLOCK].pop(key, None)
+    else:
+        config[BLOCK][key] = value
 
 
 def _antecedents(sentence: Sentence, gapping: Gapping, settings: Settings, evidence: Evidence) -> int:

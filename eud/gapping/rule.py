@@ -193,28 +193,6 @@ class Style:
     # A remnant may pair with a modifier of the antecedent's nominal argument and
     # take that argument's relation (the elided nominal's, to which it is promoted).
     promoted: bool = False
-    # The language has no verbless clauses: a nominative personal pronoun after a
-    # conjunction, with no verb of its own, is the subject remnant of a gapped clause
-    # (*he likes tea and she coffee*; not Russian, whose present tense drops the copula).
-    # Read by the parser's repair, :func:`eud.gapping.repair.stranded_subjects`.
-    verbless_subjects: bool = False
-    # Two noun phrases after a conjunction with nothing between them, ending the clause, are
-    # the remnants of a gapped clause when the first contrasts with the subject: two conjuncts
-    # (*The children wanted cake and the adults wine*), a compound with a possessive of its
-    # own (*and her husband beer*), or a possessor that mirrors the subject's (*Honeywell 's
-    # contract totaled $69.7 million, and IBM 's $68.8 million*).  Read by the parser's repair,
-    # :func:`eud.gapping.repair.adjacent_conjuncts`.
-    bare_remnants: bool = False
-    # A verbless nominal conjunct of a verb, followed directly by a phrase the parser hung on that
-    # verb which mirrors a phrase of the full clause before the conjunction (same adposition, same
-    # category), is a gapped clause with those two remnants (*promote TPA for X and streptokinase
-    # for Y*).  Read by the parser's repair, :func:`eud.gapping.repair.mirrored_phrases`.
-    mirrored_phrases: bool = False
-    # A noun after a conjunction, comma or semicolon that repeats the subject's noun, followed by one
-    # verbless phrase mirroring a dependent of the verb, is a gapped clause's subject remnant, whatever
-    # the parser hung it on (*The Polish fund would be seeded with $160 million, the Hungarian fund
-    # with $40 million*).  Read by the parser's repair, :func:`eud.gapping.repair.echoed_subjects`.
-    echoed_subjects: bool = False
 
     @cached_property
     def pairing(self) -> Pairing:

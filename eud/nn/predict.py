@@ -20,7 +20,7 @@ output passes ``udvalidate --level 2``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -192,12 +192,14 @@ class Predictor:
         self.repair = repair_sentence
         self.lemmatizer = lemmatizer
         self.set_label_bias(config.get("label_bias") or {})
+        # The package's gapping block (eud.gapping.repair.Settings): which tree repairs run.
+        self.gapping_settings = Settings.from_config(config, language)
         # orphan_check: an orphan needs a predicate antecedent (eud.gapping.checks); off unless the package says so.
-        self.orphan_check = bool(config.get("orphan_check", False))
+        self.orphan_check = self.gapping_settings.orphan_check
         # orphan_margins: how sure of some gapped clauses the parser must be (eud.gapping.checks.unsure).
-        self.orphan_margins: dict[str, float] = dict(config.get("orphan_margins") or {})
+        self.orphan_margins: dict[str, float] = dict(self.gapping_settings.orphan_margins)
         self.verifier = verifier
-        # gapping_parallelism: remnants must resemble their correlates (eud.nn.parallelism).
+        # gapping.parallelism: remnants must resemble their correlates (eud.nn.parallelism).
         self.parallelism = ParallelismCheck.from_config(config)
         self.feats = feats
         if precision is not None:
@@ -210,10 +212,7 @@ class Predictor:
     @property
     def repairs(self) -> Settings:
         """The tree repairs of :data:`eud.gapping.repair.REPAIRS` this package runs (its current settings)."""
-        style = self.gapping.style
-        return Settings(orphan_check=self.orphan_check, orphan_margins=self.orphan_margins,
-                        verbless_subjects=style.verbless_subjects, bare_remnants=style.bare_remnants,
-                        mirrored_phrases=style.mirrored_phrases, echoed_subjects=style.echoed_subjects)
+        return replace(self.gapping_settings, orphan_check=self.orphan_check, orphan_margins=self.orphan_margins)
 
     @property
     def needs_graph(self) -> bool:
