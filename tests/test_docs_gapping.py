@@ -9,7 +9,8 @@ import sys
 import pytest
 from conftest import REPO
 
-from eud.enhance.gapping import Style
+from eud.gapping.repair import Settings
+from eud.gapping.rule import Style
 
 DOC = (REPO / "docs" / "gapping.md").read_text(encoding="utf-8")
 
@@ -24,7 +25,16 @@ def test_the_example_is_what_eud_parse_prints():
     assert run.stdout.strip() == shown.strip()
 
 
+def _keys(section: str) -> set[str]:
+    """The keys of the first table under a heading of docs/gapping.md."""
+    text = DOC.split(section, 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `(\w+)`(?:, `(\w+)`)? \|", text, re.MULTILINE)
+    return {key for row in rows for key in row if key}
+
+
 def test_the_table_lists_every_gapping_key():
-    rows = re.findall(r"^\| `(\w+)`(?:, `(\w+)`)? \|", DOC.split("## Language conventions", 1)[1], re.MULTILINE)
-    documented = {key for row in rows for key in row if key}
-    assert documented == set(Style.__dataclass_fields__)
+    assert _keys("## Language conventions") == set(Style.__dataclass_fields__)
+
+
+def test_the_table_lists_every_package_gapping_setting():
+    assert _keys("## Parser settings") == set(Settings.__dataclass_fields__)

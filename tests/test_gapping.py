@@ -17,7 +17,8 @@ import pytest
 from conftest import needs_shared, shared_files
 
 from eud.conllu import format_sentence, parse_conllu, read_conllu
-from eud.enhance.correlates import (
+from eud.enhance.profiles import ProfileError, language_style, profile_from_dict, profile_style
+from eud.gapping.correlates import (
     BasicTree,
     Pairing,
     align,
@@ -27,16 +28,17 @@ from eud.enhance.correlates import (
     phrase_class,
     pos_class,
 )
-from eud.enhance.gapping import Gapping, Style, profile_style
-from eud.enhance.profiles import ProfileError, profile_from_dict
+from eud.gapping.rule import Gapping, Style
 from eud.graph import Sentence
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
-def enhance(sentence: Sentence, **options: Any) -> None:
-    """Strip the enhanced layer, copy the basic tree and run the rule."""
+def enhance(sentence: Sentence, language: str | None = None, **options: Any) -> None:
+    """Strip the enhanced layer, copy the basic tree and run the rule (in ``language``'s style, unless one is given)."""
     sentence.copy_basic_to_enhanced()
+    if language is not None:
+        options.setdefault("style", language_style(language))
     Gapping(**options).apply(sentence)
 
 
@@ -163,7 +165,7 @@ def test_treebanks_no_orphan_or_dep_left() -> None:
     needs_shared(paths)
     orphans = 0
     for path in paths:
-        rule = Gapping(language=path.parent.name)
+        rule = Gapping(style=language_style(path.parent.name))
         for sentence in read_conllu(path):
             if not any(w.deprel == "orphan" for w in sentence.words):
                 continue
@@ -181,16 +183,14 @@ def test_treebanks_no_orphan_or_dep_left() -> None:
 
 def test_style_lookup() -> None:
     """Styles come from the profiles' [gapping] tables: a treebank's own wins over its language's."""
-    assert Gapping(language="lv_lvtb").style == Style(place="promoted_word")
+    assert Gapping(style=language_style("lv_lvtb")).style == Style(place="promoted_word")
     english = {"place": "before_first", "propagate": False, "skip_penalty": 0.5, "punct_after": False,
                "punct_embedded": False, "nested": True, "person_cost": 2.0,
-               "contrasts": ("some/other", "one/other", "one/another", "former/latter"), "unstressed": ("it",),
-               "verbless_subjects": True, "bare_remnants": True, "mirrored_phrases": True,
-               "echoed_subjects": True}
-    assert Gapping(language="en").style == Style(**english, share_obj=True, promoted=True)
-    assert Gapping(language="en_ewt").style == Style(**english, punct=False, keep=True)
-    assert Gapping(language="en_gum").style == Style(**{**english, "propagate": True}, punct=False, aux=True)
-    assert Gapping(language="xx_foo").style == Style()
+               "contrasts": ("some/other", "one/other", "one/another", "former/latter"), "unstressed": ("it",)}
+    assert Gapping(style=language_style("en")).style == Style(**english, share_obj=True, promoted=True)
+    assert Gapping(style=language_style("en_ewt")).style == Style(**english, punct=False, keep=True)
+    assert Gapping(style=language_style("en_gum")).style == Style(**{**english, "propagate": True}, punct=False, aux=True)
+    assert Gapping(style=language_style("xx_foo")).style == Style()
     assert Gapping().style == Style()
 
 
@@ -460,7 +460,7 @@ def test_words_a_profile_makes_contrast_pair_up_first() -> None:
     sentence = next(s for s in read_conllu(FIXTURES / "gapping_en_profile.conllu") if s.sent_id == "gap-profile-19")
     tree = BasicTree(sentence)
     some, it, others = sentence.words[0], sentence.words[2], sentence.words[6]
-    english = Gapping(language="en").style.pairing
+    english = Gapping(style=language_style("en")).style.pairing
     contrasts = Pairing(contrasts=english.contrasts)
     assert pair_score(tree, others, some) == pair_score(tree, others, it)
     assert pair_score(tree, others, some, pairing=contrasts) == pytest.approx(
@@ -582,5 +582,5 @@ def test_a_remnant_contrasting_with_a_predicate_keeps_it_out_of_the_elided_chain
     assert [(e.id, e.misc) for e in sentence.empty_nodes] == [("6.1", "CopyOf=2")]
     assert [sentence.deps((i, 0)) for i in (7, 9)] == ["6.1:xcomp", "6.1:obl:in"]
     # Zurich's relation comes from its own form: Stockholm is no dependent of the antecedent.
-    (clause,) = Gapping(language="en").alignments(sentence)
+    (clause,) = Gapping(style=language_style("en")).alignments(sentence)
     assert [c.form if c else None for c in clause.correlates] == ["higher", None]

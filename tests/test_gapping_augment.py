@@ -1,4 +1,4 @@
-"""Synthetic gapping (eud.gapping_augment) against hand-written expected trees."""
+"""Synthetic gapping (eud.gapping.augment) against hand-written expected trees."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from eud.conllu import format_sentence, read_conllu
-from eud.gapping_augment import augment, gappable, promoted
+from eud.gapping.augment import augment, gappable, promoted
 from eud.nn.data import file_entries, read_entries, strip_enhanced
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -69,7 +69,7 @@ def test_auxiliaries_are_elided_with_their_verb() -> None:
 
 
 def test_splice_gaps_a_second_sentence_onto_a_first_with_the_same_verb() -> None:
-    from eud.gapping_augment import splice, spliced
+    from eud.gapping.augment import splice, spliced
 
     sentences = {s.sent_id: s for s in read_conllu(FIXTURES / "gapping_augment_in.conllu")}
     bank, shops = sentences["bank"], sentences["shops"]

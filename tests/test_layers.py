@@ -9,10 +9,19 @@ import networkx
 
 EUD = Path(__file__).resolve().parent.parent / "eud"
 
+# Packages from the bottom up: a module imports its own layer and lower ones, never a higher one.
+# The gapping rule, its checks and its tree repairs sit below the enhancer that runs the rule,
+# the parser that repairs its trees with them, and the AGRR answers read off the result.
+LAYERS = ("eud.gapping", "eud.enhance", "eud.nn", "eud.agrr")
+
 
 def _module_name(path: Path) -> str:
     parts = path.relative_to(EUD.parent).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _layer(module: str) -> int | None:
+    return next((i for i, top in enumerate(LAYERS) if module == top or module.startswith(top + ".")), None)
 
 
 def _imports() -> dict[str, set[str]]:
@@ -50,3 +59,21 @@ def test_every_subcommand_lives_in_commands():
 
     for name, (_, loader) in COMMANDS.items():
         assert loader().__module__ == f"eud.commands.{name}"
+
+
+def test_no_import_runs_up_a_layer():
+    upward = [(m, t) for m, ts in _imports().items() for t in ts
+              if _layer(m) is not None and _layer(t) is not None and _layer(t) > _layer(m)]
+    assert upward == []
+
+
+def test_gapping_needs_no_network():
+    """eud.gapping imports no torch, numpy or transformers, not even lazily: learned judges are passed in."""
+    heavy = ("torch", "numpy", "transformers", "safetensors")
+    found = []
+    for path in (EUD / "gapping").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([node.module or ""] if isinstance(node, ast.ImportFrom)
+                     else [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+            found += [(path.name, n) for n in names if n.split(".")[0] in heavy]
+    assert found == []

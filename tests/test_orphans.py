@@ -1,4 +1,4 @@
-"""eud.nn.orphans: orphan survives only where a predicate can have been elided; eud.nn.rebuilds: gapped clauses the parser missed."""
+"""eud.gapping.checks: orphan survives only where a predicate can have been elided; eud.gapping.repair: gapped clauses the parser missed."""
 
 from __future__ import annotations
 
@@ -6,9 +6,10 @@ import pytest
 from conftest import FIXTURES, REPO
 
 from eud.conllu import read_conllu
-from eud.enhance.gapping import Gapping
-from eud.nn.orphans import demote_orphans, demote_without_correlates
-from eud.nn.rebuilds import rebuild_unseen_gapping
+from eud.enhance.profiles import language_style
+from eud.gapping.checks import demote_orphans, demote_without_correlates
+from eud.gapping.repair import Settings, rebuild_unseen_gapping
+from eud.gapping.rule import Gapping
 
 FALLBACK = {"rather": "advmod", "work": "obl", "pears": "obj", "cook": "obj", "these": "nmod"}
 
@@ -28,7 +29,7 @@ def _without_correlates(sent_id: str) -> tuple[int, list[str]]:
     sentence = _sentence(sent_id)
     fallback = [FALLBACK.get(w.form, w.deprel) for w in sentence.words]
     changed = demote_orphans(sentence, fallback)
-    changed += demote_without_correlates(sentence, fallback, Gapping(language="en"))
+    changed += demote_without_correlates(sentence, fallback, Gapping(style=language_style("en")))
     return changed, [w.deprel for w in sentence.words]
 
 
@@ -81,7 +82,7 @@ def test_a_conjunct_of_an_argument_needs_correlates_for_every_other_remnant():
 def _checked(sent_id: str, margins: list[float] | None = None, minimum: dict[str, float] | None = None):
     sentence = _sentence(sent_id)
     fallback = ["advmod" if w.upos == "ADV" else "nmod" if w.deprel == "orphan" else w.deprel for w in sentence.words]
-    changed = demote_without_correlates(sentence, fallback, Gapping(language="en"), margins, minimum)
+    changed = demote_without_correlates(sentence, fallback, Gapping(style=language_style("en")), margins, minimum)
     return changed, [w.deprel for w in sentence.words]
 
 
@@ -248,10 +249,15 @@ def test_a_verb_without_a_subject_right_after_the_clause_is_its_predicate():
     assert _checked("nothing-after-clause")[0] == 0
 
 
+def _settings(language: str) -> Settings:
+    """The rebuilds a parser package for ``language`` without a gapping block runs (all in English, none in Russian)."""
+    return Settings.from_config({"language": language, "orphan_check": True})
+
+
 def _rebuilt(sent_id: str, language: str = "en") -> tuple[int, list[tuple[int, str]]]:
     """How many clauses :func:`rebuild_unseen_gapping` rebuilds in a fixture sentence, and its tree after."""
     sentence = _sentence(sent_id)
-    rebuilt = rebuild_unseen_gapping(sentence, Gapping(language=language))
+    rebuilt = rebuild_unseen_gapping(sentence, Gapping(style=language_style(language)), _settings(language))
     return rebuilt, [(w.head, w.deprel) for w in sentence.words]
 
 
@@ -404,8 +410,8 @@ def test_a_trailing_phrase_that_mirrors_one_of_the_full_clause_is_a_remnant():
     tree = _rebuilt_once("mirrored-phrase")
     assert tree[6:11] == [(9, "cc"), (9, "det"), (2, "conj"), (11, "case"), (9, "orphan")]
     sentence = _sentence("mirrored-phrase")
-    rebuild_unseen_gapping(sentence, Gapping(language="en"))
-    (clause,) = Gapping(language="en").alignments(sentence)
+    rebuild_unseen_gapping(sentence, Gapping(style=language_style("en")), _settings("en"))
+    (clause,) = Gapping(style=language_style("en")).alignments(sentence)
     assert [c.form for c in clause.correlates] == ["house", "Kim"]
 
 
@@ -480,7 +486,7 @@ def test_no_rebuild_when_the_verb_hangs_inside_the_clause():
                                                   (0, "root"), (6, "punct")], strict=True):
         w.head, w.deprel = head, deprel
     before = [(w.head, w.deprel) for w in sentence.words]
-    assert rebuild_unseen_gapping(sentence, Gapping(language="en")) == 0
+    assert rebuild_unseen_gapping(sentence, Gapping(style=language_style("en")), _settings("en")) == 0
     assert [(w.head, w.deprel) for w in sentence.words] == before
 
 
@@ -499,7 +505,7 @@ def test_rebuilding_random_trees_keeps_them_trees():
                "flat", "parataxis", "appos", "nmod"]
     # Forms that reach every shape: a comma, a name, a lowercase noun (the pairs of _split_name and _juxtaposed).
     forms = {"PUNCT": ",", "PROPN": "Bob", "NOUN": "pasta"}
-    gapping = Gapping(language="en")
+    gapping = Gapping(style=language_style("en"))
     enhancer = Enhancer(find_profile("en"))
     rebuilt = 0
     for _ in range(3000):
@@ -516,7 +522,7 @@ def test_rebuilding_random_trees_keeps_them_trees():
         sentence = Sentence(words=words)
         if any(_cycle(words, w.id) for w in words):
             continue
-        rebuilt += rebuild_unseen_gapping(sentence, gapping)
+        rebuilt += rebuild_unseen_gapping(sentence, gapping, _settings("en"))
         assert [w.id for w in words if w.head == 0] == [2]
         assert not any(_cycle(words, w.id) for w in words)
         enhancer.enhance(sentence)
@@ -542,3 +548,31 @@ def test_unstressed_it_contrasts_with_no_remnant():
     changed, deprels = _checked("unstressed-it")
     assert changed == 1 and deprels[8] == "nmod"
     assert _checked("stressed-he") == (0, ["nsubj", "cop", "root", "case", "obl", "cc", "conj", "case", "orphan", "punct"])
+
+
+def test_gapping_settings_come_from_the_package_block():
+    """A package's "gapping" block sets the repairs; an older package's top-level keys and language still count."""
+    import json
+
+    from eud.gapping.repair import SettingsError
+
+    shipped = json.loads((REPO / "models" / "en_ewt" / "config.json").read_text(encoding="utf-8"))
+    legacy = {"language": "en", "orphan_check": True, "orphan_margins": shipped["gapping"]["orphan_margins"],
+              "gapping_verifier": shipped["gapping"]["verifier"], "gapping_parallelism": shipped["gapping"]["parallelism"]}
+    assert Settings.from_config(shipped) == Settings.from_config(legacy)
+    assert Settings.from_config(shipped).enabled("echoed_subjects")
+    # A block says everything: no rebuild from the language.
+    assert not Settings.from_config({"language": "en", "gapping": {"orphan_check": True}}).enabled("bare_remnants")
+    assert not Settings.from_config({"language": "ru", "orphan_check": True}).enabled("verbless_subjects")
+    assert not Settings.from_config({"language": "en"}).enabled("antecedents")  # no orphan_check: nothing runs
+    with pytest.raises(SettingsError, match="unknown 'gapping' key"):
+        Settings.from_config({"gapping": {"orphan_chek": True}})
+    with pytest.raises(SettingsError, match="must be a boolean"):
+        Settings.from_config({"gapping": {"bare_remnants": "yes"}})
+
+
+def test_a_profile_with_a_parser_switch_says_where_it_went():
+    from eud.enhance.profiles import ProfileError, profile_from_dict, profile_style
+
+    with pytest.raises(ProfileError, match="config.json"):
+        profile_style(profile_from_dict({"gapping": {"bare_remnants": True}}, "t"))

@@ -8,9 +8,10 @@ import pytest
 from conftest import FIXTURES, REPO
 
 from eud.conllu import read_conllu
-from eud.enhance.correlates import BasicTree
-from eud.enhance.gapping import Gapping
-from eud.nn.orphans import demote_without_correlates
+from eud.enhance.profiles import language_style
+from eud.gapping.checks import demote_without_correlates
+from eud.gapping.correlates import BasicTree
+from eud.gapping.rule import Gapping
 
 pytest.importorskip("torch")
 pytest.importorskip("transformers")
@@ -30,18 +31,18 @@ def check() -> ParallelismCheck:
 
 def test_each_remnant_is_paired_with_its_correlate_as_phrases():
     sentence = _sentence("parallel-cluster")
-    (clause,) = Gapping(language="en").alignments(sentence)
+    (clause,) = Gapping(style=language_style("en")).alignments(sentence)
     # The promoted remnant's phrase leaves out the orphan under it, and neither keeps the conjunction.
     assert remnant_pairs(BasicTree(sentence), clause) == [("the fruit", "the sandwiches"),
                                                           ("in the evening", "in the morning")]
     sentence = _sentence("unparallel-list")
-    (clause,) = Gapping(language="en").alignments(sentence)
+    (clause,) = Gapping(style=language_style("en")).alignments(sentence)
     assert remnant_pairs(BasicTree(sentence), clause) == [("a few small stones", "the bucket"),
                                                           ("for luck", "with water")]
 
 
 def test_the_check_keeps_a_parallel_clause_and_undoes_a_list(check):
-    gapping = Gapping(language="en")
+    gapping = Gapping(style=language_style("en"))
     kept, undone = _sentence("parallel-cluster"), _sentence("unparallel-list")
     (a,), (b,) = gapping.alignments(kept), gapping.alignments(undone)
     assert check.score(kept, a) > 0.5
@@ -57,10 +58,13 @@ def test_the_check_keeps_a_parallel_clause_and_undoes_a_list(check):
 
 def test_the_check_comes_from_the_package_config():
     assert ParallelismCheck.from_config({"language": "en"}) is None
-    made = ParallelismCheck.from_config({CONFIG_KEY: {"encoder": "minilm", "threshold": 0.25}})
+    made = ParallelismCheck.from_config({"gapping": {CONFIG_KEY: {"encoder": "minilm", "threshold": 0.25}}})
+    assert made is not None and made.threshold == 0.25 and made.encoder.name == "minilm"
+    # A package from before the gapping block keeps its key at the top level.
+    made = ParallelismCheck.from_config({"gapping_parallelism": {"encoder": "minilm", "threshold": 0.25}})
     assert made is not None and made.threshold == 0.25 and made.encoder.name == "minilm"
     with pytest.raises(ValueError, match="numeric threshold"):
-        ParallelismCheck.from_config({CONFIG_KEY: {"encoder": "minilm"}})
+        ParallelismCheck.from_config({"gapping": {CONFIG_KEY: {"encoder": "minilm"}}})
 
 
 def test_the_shipped_english_parser_undoes_a_list_it_reads_as_gapping(one_torch_thread):

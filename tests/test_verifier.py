@@ -9,8 +9,9 @@ import pytest
 from conftest import FIXTURES, REPO
 
 from eud.conllu import read_conllu
-from eud.enhance.gapping import Gapping
-from eud.nn.orphans import demote_without_correlates
+from eud.enhance.profiles import language_style
+from eud.gapping.checks import demote_without_correlates
+from eud.gapping.rule import Gapping
 from eud.nn.verifier import CONFIG_KEY, SCALARS, GappingVerifier, clause_features
 
 pytest.importorskip("torch")
@@ -32,7 +33,7 @@ def _unit(v: np.ndarray) -> np.ndarray:
 
 def test_clause_features_read_the_remnants_their_correlates_and_the_conjunction():
     sentence = _gap_verb()
-    (clause,) = Gapping(language="en").alignments(sentence)
+    (clause,) = Gapping(style=language_style("en")).alignments(sentence)
     states = _states(len(sentence.words))
     margins = [0.0] * 5 + [2.5, 0.0]
     f = clause_features(sentence, clause, states, margins)
@@ -58,7 +59,9 @@ def test_a_fitted_verifier_separates_its_classes_and_survives_a_round_trip(tmp_p
     assert GappingVerifier.load(tmp_path, {"language": "en"}) is None  # no verifier named: none
     verifier.save(tmp_path)
     config = json.loads((tmp_path / "config.json").read_text())
-    assert config == {"language": "en", CONFIG_KEY: {"threshold": -0.5}}
+    # A package without a gapping block gets one, with the rebuilds its language had before.
+    rebuilds = dict.fromkeys(("verbless_subjects", "bare_remnants", "mirrored_phrases", "echoed_subjects"), True)
+    assert config == {"language": "en", "gapping": {**rebuilds, CONFIG_KEY: {"threshold": -0.5}}}
     loaded = GappingVerifier.load(tmp_path, config)
     assert loaded is not None and loaded.threshold == -0.5
     assert np.allclose(loaded.score(x), scores, atol=1e-3)
@@ -71,10 +74,10 @@ def test_the_verifier_has_the_last_word_on_a_clause_the_other_checks_pass():
     kept = _gap_verb()
     fallback = [w.deprel for w in kept.words]
     fallback[5] = "obj"
-    assert demote_without_correlates(kept, fallback, Gapping(language="en"), verify=lambda clause: True) == 0
+    assert demote_without_correlates(kept, fallback, Gapping(style=language_style("en")), verify=lambda clause: True) == 0
     assert kept.words[5].deprel == "orphan"
     undone = _gap_verb()
-    assert demote_without_correlates(undone, fallback, Gapping(language="en"), verify=lambda clause: False) == 1
+    assert demote_without_correlates(undone, fallback, Gapping(style=language_style("en")), verify=lambda clause: False) == 1
     assert undone.words[5].deprel == "obj"
 
 

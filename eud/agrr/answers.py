@@ -5,7 +5,7 @@ AGRR-2019 (https://github.com/dialogue-evaluation/AGRR-2019) marks each gapped s
 eud's graph marks the gap as an empty node (https://universaldependencies.org/u/overview/enhanced-syntax.html#ellipsis).
 
 :func:`answer` maps the empty nodes that the gapping rule
-(:class:`~eud.enhance.gapping.Gapping`) made in a sentence to an AGRR row:
+(:class:`~eud.gapping.rule.Gapping`) made in a sentence to an AGRR row:
 
 * ``class`` is 1 when the gapping rule made at least one empty node with
   two remnants or more; an introductory word or phrase (*например*,
@@ -117,7 +117,7 @@ import re
 
 from eud.agrr.files import AgrrRow, Span
 from eud.agrr.gaps import DASHES, gap_dash
-from eud.enhance.correlates import BasicTree, pair_score
+from eud.gapping.correlates import BasicTree, pair_score
 from eud.graph import EmptyNode, Sentence, Word
 
 # How a remnant's fit with a candidate correlate is scored (see correlates()):
@@ -482,7 +482,7 @@ def predicate_of(sentence: Sentence, source: Word) -> Word:
 
 
 def tagged_pair_score(tree: BasicTree, remnant: Word, candidate: Word) -> float:
-    """:func:`~eud.enhance.correlates.pair_score`, with a Case mismatch costing :func:`case_cost` instead of ruling the pair out.
+    """:func:`~eud.gapping.correlates.pair_score`, with a Case mismatch costing :func:`case_cost` instead of ruling the pair out.
 
     The Case tags are predicted, and Russian syncretism (an inanimate
     accusative like a nominative) makes them miss often; the part of speech,
@@ -550,7 +550,7 @@ def correlates(tree: BasicTree, source: Word, remnants: list[Word]) -> list[Word
     ``nmod`` dependents of nominal ones, that stand before the first remnant
     and are not function words, punctuation or other clauses.  Each remnant
     takes a different candidate; the pairs are chosen together to maximise
-    their :func:`fit`: :func:`eud.enhance.correlates.pair_score`, where a
+    their :func:`fit`: :func:`eud.gapping.correlates.pair_score`, where a
     Case mismatch costs :data:`CASE_COST` (nothing between nominative and
     accusative, :func:`case_cost`) rather than ruling the pair out (the tags
     are predicted: :func:`tagged_pair_score`), plus :data:`FORM_BONUS` for

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import itertools
 
-from eud.enhance.correlates import BasicTree
+from eud.gapping.correlates import BasicTree
 from eud.graph import Sentence, Word
 
 DASHES = {"-", "–", "—", "--"}

@@ -37,8 +37,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from eud.enhance.context import Context
-from eud.enhance.gapping import profile_style
-from eud.enhance.profiles import Profile
+from eud.enhance.profiles import Profile, profile_style
 from eud.graph import NodeId
 
 _NOMINAL = frozenset(("NOUN", "PROPN", "PRON", "NUM", "DET"))

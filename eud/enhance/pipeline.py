@@ -17,9 +17,9 @@ from eud.enhance.case_labels import CaseLabels
 from eud.enhance.context import Context, basic_tree_ok, label_ok
 from eud.enhance.control import Control
 from eud.enhance.coordination import Coordination, SharedDependents
-from eud.enhance.gapping import Gapping, profile_style
-from eud.enhance.profiles import Profile, ProfileError, find_profile
+from eud.enhance.profiles import Profile, ProfileError, find_profile, profile_style
 from eud.enhance.relative import Relative
+from eud.gapping.rule import Gapping
 from eud.graph import ROOT, EnhancedGraph, Sentence
 from eud.validate.repair import repair_sentence as _repair
 

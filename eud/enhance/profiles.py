@@ -17,6 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from eud.enhance.conventions import Conventions, ConventionsError
+from eud.gapping.rule import Style
+
+# Keys a profile's [gapping] table had before they became settings of a parser package.
+PARSER_KEYS = ("verbless_subjects", "bare_remnants", "mirrored_phrases", "echoed_subjects")
 
 
 def _converters_folder() -> Path:
@@ -76,7 +80,7 @@ class Profile:
     subject_control: frozenset[str] = frozenset()  # keep the subject even with an object ("promise")
     no_control: frozenset[str] = frozenset()  # xcomp heads that do not pass a subject
     # The [gapping] table: where the gapping rule puts empty nodes and which edges it moves
-    # (keys of eud.enhance.gapping.Style, checked there).
+    # (keys of eud.gapping.rule.Style, checked by profile_style).
     gapping: dict[str, object] = field(default_factory=dict)
     # The [conventions] table: a language whose treebanks spell the graph differently
     # (eud.enhance.conventions); None for one convention.
@@ -191,3 +195,38 @@ def find_profile(code: str, folder: Path = CONVERTERS) -> Profile:
             return load_profile(path)
     known = sorted(p.stem for p in folder.glob("*.toml"))
     raise ProfileError(f"no profile for {code!r} in {folder} (known: {', '.join(known) or 'none'})")
+
+
+def profile_style(profile: Profile) -> Style:
+    """The :class:`Style` a profile's ``[gapping]`` table spells (the default for keys it leaves out)."""
+    known = Style.__dataclass_fields__
+    unknown = sorted(set(profile.gapping) - set(known))
+    moved = sorted(set(unknown) & set(PARSER_KEYS))
+    if moved:
+        raise ProfileError(f"{profile.name}: [gapping] {', '.join(moved)}: a parser setting now, in the model "
+                           "package's config.json (its \"gapping\" block), not in a profile")
+    if unknown:
+        raise ProfileError(f"{profile.name}: unknown [gapping] key(s) {', '.join(unknown)} (known: {', '.join(known)})")
+    values = dict(profile.gapping)
+    for key, value in values.items():
+        want = type(getattr(Style(), key))
+        if want is tuple:
+            slashes = 1 if key == "contrasts" else 0
+            if not isinstance(value, list) or not all(isinstance(v, str) and v.count("/") == slashes for v in value):
+                shape = '"lemma/lemma"' if slashes else "lemma"
+                raise ProfileError(f"{profile.name}: [gapping] {key} must be a list of {shape} strings")
+            values[key] = tuple(value)
+        elif not isinstance(value, (float, int) if want is float else want) or isinstance(value, bool) != (want is bool):
+            raise ProfileError(f"{profile.name}: [gapping] {key} must be a {type(getattr(Style(), key)).__name__}")
+    return Style(**values)  # type: ignore[arg-type]
+
+
+def language_style(code: str | None) -> Style:
+    """The style in the profile of a treebank (``en_ewt``) or language (``lv``) code; the default without one."""
+    if not code:
+        return Style()
+    try:
+        profile = find_profile(code.lower())
+    except ProfileError:
+        return Style()
+    return profile_style(profile)

@@ -14,7 +14,7 @@ A config's ``train`` (and ``extra_dev``) is a path or a list whose items are pat
   skips these sentences instead of learning their missing edges as negatives.
 - ``lang``: the language code the file trains (default: the file name up to its first ``_``,
   ``cs_cac-ud-dev.conllu`` → ``cs``); a multilingual model (``encoder.lang_dim`` > 0) embeds it.
-- ``augment``: keep only synthetic copies made by :mod:`eud.gapping_augment`
+- ``augment``: keep only synthetic copies made by :mod:`eud.gapping.augment`
   (``"gapping"``: same-lemma verbs; ``"gapping-any-verb"``: any two coordinated verbs;
   ``"gapping-any-verb-aux"``: the same, the second verb's auxiliaries elided with it).
 - ``tune_every``: this file's share of the tuning slice, overriding the config's ``tune_every``
@@ -28,10 +28,10 @@ from pathlib import Path
 from typing import Any
 
 from eud.conllu import open_text, parse_conllu
-from eud.gapping_augment import augment
+from eud.gapping.augment import augment
 from eud.graph import Sentence
 
-# name → options of eud.gapping_augment.augment
+# name → options of eud.gapping.augment.augment
 AUGMENTS = {
     "gapping": {"same_lemma": True},
     "gapping-any-verb": {"same_lemma": False},

@@ -14,9 +14,9 @@ the cosines over the remnants that have a correlate.  A phrase is the word's bas
 without punctuation, coordinating conjunctions and the subtrees of the clause's other
 remnants (the promoted remnant carries the orphans); a correlate's phrase also leaves out
 the antecedent.  A clause whose average falls below the package's threshold is undone like
-the ones :func:`eud.nn.orphans.demote_without_correlates` rejects; a clause with no
+the ones :func:`eud.gapping.checks.demote_without_correlates` rejects; a clause with no
 correlated remnant is left to the other checks.  Settings live in the package's
-``config.json``: ``"gapping_parallelism": {"encoder": "minilm", "threshold": t}``.
+``config.json``, its ``gapping`` block: ``"parallelism": {"encoder": "minilm", "threshold": t}``.
 
 Not caught: a modifier close in kind to what it is paired with (*She thanked the nurses for
 their care and a doctor from the clinic* scores 0.42).
@@ -32,11 +32,12 @@ from typing import Any
 
 import numpy as np
 
-from eud.enhance.correlates import BasicTree
-from eud.enhance.gapping import Alignment
+from eud.gapping.correlates import BasicTree
+from eud.gapping.repair import Settings
+from eud.gapping.rule import Alignment
 from eud.graph import Sentence, Word
 
-CONFIG_KEY = "gapping_parallelism"
+CONFIG_KEY = "parallelism"  # the key of the package config's gapping block
 _CACHE_SIZE = 4096
 
 
@@ -109,13 +110,13 @@ class ParallelismCheck:
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> ParallelismCheck | None:
         """The check a package's config sets, or None."""
-        settings = config.get(CONFIG_KEY)
+        settings = getattr(Settings.from_config(config), CONFIG_KEY)
         if not settings:
             return None
         if not isinstance(settings, dict) or not isinstance(settings.get("threshold"), (int, float)):
             from eud.nn.package import PackageError
 
-            raise PackageError(f"config.json: {CONFIG_KEY!r} must be a table with a numeric threshold, "
+            raise PackageError(f"config.json: gapping.{CONFIG_KEY} must be a table with a numeric threshold, "
                              f'e.g. {{"encoder": "minilm", "threshold": 0.2}}, not {settings!r}')
         return cls(PhraseEncoder(str(settings.get("encoder", "minilm"))), float(settings["threshold"]))
 

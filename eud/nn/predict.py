@@ -20,7 +20,7 @@ output passes ``udvalidate --level 2``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -28,7 +28,9 @@ import numpy as np
 import torch
 
 from eud.enhance import Enhancer, find_profile
-from eud.enhance.gapping import Alignment, Gapping
+from eud.enhance.profiles import language_style
+from eud.gapping.repair import Evidence, Settings, repair_tree
+from eud.gapping.rule import Alignment, Gapping
 from eud.graph import Edge, EnhancedGraph, Sentence
 from eud.nn.batching import Batch, length_batches, make_batch
 from eud.nn.labels import relexicalise
@@ -37,9 +39,7 @@ from eud.nn.lexicon import Lemmatizer
 from eud.nn.model import TAGS, Parser, quantize_int8, resolve_precision
 from eud.nn.morphology import FeatsChoice
 from eud.nn.mst import decode_tree
-from eud.nn.orphans import demote_orphans, demote_without_correlates
 from eud.nn.parallelism import ParallelismCheck
-from eud.nn.rebuilds import rebuild_unseen_gapping
 from eud.nn.verifier import GappingVerifier
 from eud.nn.vocab import Vocab
 from eud.validate.repair import repair_sentence
@@ -85,7 +85,7 @@ def decode(model: Parser, scores: dict[str, torch.Tensor], batch: Batch, vocabs:
 
     ``label_bias`` [L] is added to the basic-relation scores before the label is chosen
     (see :func:`label_bias_vector`); with ``fallback`` each word's best relation other than
-    ``orphan`` is kept too (:attr:`Decoded.fallback`, for :func:`eud.nn.orphans.demote_orphans`);
+    ``orphan`` is kept too (:attr:`Decoded.fallback`, for :func:`eud.gapping.checks.demote_orphans`);
     with ``feats_scores`` the FEATS classifier's scores (:attr:`Decoded.feats_scores`).
     """
     tag_ix = {t: scores[t].argmax(-1).numpy() for t in TAGS}
@@ -189,16 +189,18 @@ class Predictor:
         # How ``obl:[case]`` is spelt out: "rules" uses the enhancer's case rule, "own" eud.nn.labels.
         self.relex = config.get("relex", "rules")
         self.case_rule = _make_case_rule(self.enhancer) if self.relex == "rules" else None
-        self.gapping = Gapping(copy_of=True, language=language or None)
+        self.gapping = Gapping(copy_of=True, style=language_style(language or None))
         self.repair = repair_sentence
         self.lemmatizer = lemmatizer
         self.set_label_bias(config.get("label_bias") or {})
-        # orphan_check: an orphan needs a predicate antecedent (eud.nn.orphans); off unless the package says so.
-        self.orphan_check = bool(config.get("orphan_check", False))
-        # orphan_margins: how sure of some gapped clauses the parser must be (eud.nn.orphans.unsure).
-        self.orphan_margins: dict[str, float] = dict(config.get("orphan_margins") or {})
+        # The package's gapping block (eud.gapping.repair.Settings): which tree repairs run.
+        self.gapping_settings = Settings.from_config(config, language)
+        # orphan_check: an orphan needs a predicate antecedent (eud.gapping.checks); off unless the package says so.
+        self.orphan_check = self.gapping_settings.orphan_check
+        # orphan_margins: how sure of some gapped clauses the parser must be (eud.gapping.checks.unsure).
+        self.orphan_margins: dict[str, float] = dict(self.gapping_settings.orphan_margins)
         self.verifier = verifier
-        # gapping_parallelism: remnants must resemble their correlates (eud.nn.parallelism).
+        # gapping.parallelism: remnants must resemble their correlates (eud.nn.parallelism).
         self.parallelism = ParallelismCheck.from_config(config)
         self.feats = feats
         if precision is not None:
@@ -210,6 +212,11 @@ class Predictor:
     def set_label_bias(self, bias: dict[str, float]) -> None:
         """Replace the biases on basic relations (``{"orphan": 2.0}``; see :func:`label_bias_vector`)."""
         self.label_bias = label_bias_vector(self.vocabs["deprel"], bias)
+
+    @property
+    def repairs(self) -> Settings:
+        """The tree repairs of :data:`eud.gapping.repair.REPAIRS` this package runs (its current settings)."""
+        return replace(self.gapping_settings, orphan_check=self.orphan_check, orphan_margins=self.orphan_margins)
 
     @property
     def needs_graph(self) -> bool:
@@ -243,10 +250,15 @@ class Predictor:
         return sentences
 
     def write(self, sentence: Sentence, d: Decoded, enhancer: Any = None) -> None:
-        """Write one decoded sentence (see the module docstring for the graph modes).
+        """Write one decoded sentence: each stage of :attr:`WRITE_STAGES`, in order.
 
         ``enhancer``: the rules for this sentence's convention (default: the language's).
         """
+        for _, stage in self.WRITE_STAGES:
+            stage(self, sentence, d, enhancer)
+
+    def _write_columns(self, sentence: Sentence, d: Decoded, enhancer: Any) -> None:
+        """UPOS, XPOS, FEATS, LEMMA, HEAD and DEPREL from the network."""
         for i, w in enumerate(sentence.words):
             w.upos, w.xpos, w.feats = d.tags["upos"][i], d.tags["xpos"][i], d.tags["feats"][i]
             if self.feats is not None and d.feats_scores is not None:
@@ -255,11 +267,14 @@ class Predictor:
             w.lemma = (self.lemmatizer.lemma(w.form, w.upos, script) if self.lemmatizer is not None
                        else apply_script(w.form, script))
             w.head, w.deprel = d.heads[i], d.deprels[i]
+
+    def _repair_tree(self, sentence: Sentence, d: Decoded, enhancer: Any) -> None:
+        """The gapping tree repairs (:data:`eud.gapping.repair.REPAIRS`), the learned judges passed in."""
         if self.orphan_check and d.fallback:
-            demote_orphans(sentence, d.fallback)
-            demote_without_correlates(sentence, d.fallback, self.gapping, d.margins, self.orphan_margins,
-                                      self._verify(sentence, d))
-            rebuild_unseen_gapping(sentence, self.gapping)
+            repair_tree(sentence, self.gapping, self.repairs, Evidence(d.fallback, d.margins, self._verify(sentence, d)))
+
+    def _build_graph(self, sentence: Sentence, d: Decoded, enhancer: Any) -> None:
+        """The enhanced graph, as ``graph_mode`` says (see the module docstring)."""
         sentence.empty_nodes = []
         # A network trained without a graph scorer (``graph = false``) has only the rules.
         mode = self.graph_mode if self.model.graph is not None else "rules"
@@ -271,7 +286,18 @@ class Predictor:
             (enhancer or self.enhancer).enhance(sentence)
             if mode == "combined":
                 self._combine(sentence, d)
+
+    def _validate(self, sentence: Sentence, d: Decoded, enhancer: Any) -> None:
+        """The validator's repair, so that the output passes ``udvalidate --level 2``."""
         self.repair(sentence)
+
+    # What write does to a sentence, first to last.
+    WRITE_STAGES: tuple[tuple[str, Callable[..., None]], ...] = (
+        ("columns", _write_columns),
+        ("tree_repairs", _repair_tree),
+        ("graph", _build_graph),
+        ("validation", _validate),
+    )
 
     def _verify(self, sentence: Sentence, d: Decoded) -> Callable[[Alignment], bool] | None:
         """The package's last word on a gapped clause: the verifier, then the parallelism check."""

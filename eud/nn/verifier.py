@@ -2,8 +2,8 @@
 
 The parser posits ``orphan`` in lists of nouns that look like gapping (*starred opposite
 Elisha Cuthbert, Chad Michael Murray, and Paris Hilton in House of Wax*), and the checks of
-:mod:`eud.nn.orphans` judge a clause by its tree alone.  The verifier asks the encoder: a
-logistic regression scores a gapped clause (an :class:`~eud.enhance.gapping.Alignment`) from
+:mod:`eud.gapping.checks` judge a clause by its tree alone.  The verifier asks the encoder: a
+logistic regression scores a gapped clause (an :class:`~eud.gapping.rule.Alignment`) from
 
 * the word states (length-normalised) of the promoted remnant, of the first other remnant,
   of the clause's conjunction (zeros where there is none) and of the antecedent, the
@@ -16,9 +16,9 @@ logistic regression scores a gapped clause (an :class:`~eud.enhance.gapping.Alig
   number of remnants, whether the clause is lifted, and how many remnants lack a correlate.
 
 A clause scoring below the package's threshold is undone like the ones the other checks
-reject (:func:`eud.nn.orphans.demote_without_correlates`).  The weights live in
+reject (:func:`eud.gapping.checks.demote_without_correlates`).  The weights live in
 ``gapping_verifier.safetensors`` next to the parser's, the threshold in ``config.json``
-(``"gapping_verifier": {"threshold": t}``); both are written by
+(its ``gapping`` block, ``"verifier": {"threshold": t}``); both are written by
 ``eval/gapping/train_verifier.py``, which fits the regression on the clauses a package
 predicts in gold-annotated files and sets the threshold so that it keeps every gapped
 clause the package finds in a tuning file.
@@ -32,11 +32,12 @@ from typing import Any
 
 import numpy as np
 
-from eud.enhance.gapping import Alignment
+from eud.gapping.repair import Settings, set_setting
+from eud.gapping.rule import Alignment
 from eud.graph import Sentence, Word
 
 FILE = "gapping_verifier.safetensors"
-CONFIG_KEY = "gapping_verifier"
+CONFIG_KEY = "verifier"  # the key of the package config's gapping block
 # Scalar features after the vectors (see the module docstring).
 SCALARS = ("cos promoted-correlate", "cos orphan-correlate", "cos promoted-antecedent", "orphan margin",
            "remnants", "lifted", "remnants without correlate")
@@ -119,13 +120,13 @@ class GappingVerifier:
         save_file({k: np.asarray(v, dtype=np.float32) for k, v in tensors.items()}, str(folder / FILE))
         config_path = folder / "config.json"
         config = json.loads(config_path.read_text(encoding="utf-8"))
-        config[CONFIG_KEY] = {"threshold": round(self.threshold, 4)}
+        set_setting(config, CONFIG_KEY, {"threshold": round(self.threshold, 4)})
         write_text_atomically(config_path, json.dumps(config, indent=2, ensure_ascii=False) + "\n")
 
     @classmethod
     def load(cls, folder: Path, config: dict[str, Any]) -> GappingVerifier | None:
         """The package's verifier, or None when its config names none."""
-        settings = config.get(CONFIG_KEY)
+        settings = getattr(Settings.from_config(config), CONFIG_KEY)
         if not settings:
             return None
         from safetensors.numpy import load_file

@@ -2,7 +2,7 @@
 
 For every sentence of each treebank the gold DEPS and empty nodes are thrown
 away, the basic tree is copied into the enhanced graph, and
-:class:`eud.enhance.gapping.Gapping` runs alone.  Its empty nodes are then
+:class:`eud.gapping.rule.Gapping` runs alone.  Its empty nodes are then
 compared with the gold ones, uncollapsed:
 
 * **detection** — a predicted empty node *matches* a gold one when both
@@ -77,7 +77,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 from eud.collapse import collapsed_edges
 from eud.conllu import open_text, parse_conllu, read_conllu
-from eud.enhance.gapping import Gapping
+from eud.enhance.profiles import language_style
+from eud.gapping.rule import Gapping
 from eud.graph import NodeId, Sentence
 from eud.progress import progress
 
@@ -371,7 +372,7 @@ def main(argv: list[str] | None = None) -> int:
     total: Counter = Counter()
     start = time.perf_counter()
     for split, code, path in paths:
-        rule = Gapping(copy_of=not args.no_copy_of, language=None if args.no_language else code)
+        rule = Gapping(copy_of=not args.no_copy_of, style=language_style(None if args.no_language else code))
         enhancer = load_enhancer(code) if args.pipeline else None
         c, show = run(path, rule, enhancer, args.show)
         total.update(c)

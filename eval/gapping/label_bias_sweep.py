@@ -18,7 +18,7 @@ Only dev files are read, so the bias is chosen without the test sets.  With
     python -m eval.gapping.label_bias_sweep --model work/en_gapping/model --bias 1 --orphan-check on --write
     python -m eval.gapping.label_bias_sweep --model models/en_ewt --bias 2 --margins lifted=1.2 uncorrelated=1.5
 
-``--margins`` sets the package's ``orphan_margins`` (see :mod:`eud.nn.orphans`);
+``--margins`` sets the package's ``orphan_margins`` (see :mod:`eud.gapping.checks`);
 ``--margins off`` turns them off.
 """
 
@@ -31,6 +31,7 @@ from pathlib import Path
 
 from eud.conllu import parse_conllu, read_conllu
 from eud.evaluate import evaluate_sentences
+from eud.gapping.repair import set_setting
 from eud.pipeline import Pipeline
 from eval.gapping.benchmark import score_gapping, strip_deps
 
@@ -93,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--gapping-data", type=Path, default=DATA / "gapping")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--orphan-check", choices=("on", "off"),
-                    help="keep orphan only under a predicate antecedent (eud.nn.orphans); default: the package's")
+                    help="keep orphan only under a predicate antecedent (eud.gapping.checks); default: the package's")
     ap.add_argument("--write", action="store_true",
                     help="store the (single) bias, and --orphan-check if given, in the package's config.json")
     ap.add_argument("--margins", nargs="+", metavar="NAME=VALUE",
@@ -112,11 +113,11 @@ def main(argv: list[str] | None = None) -> int:
         config = json.loads(path.read_text(encoding="utf-8"))
         config["label_bias"] = {"orphan": args.bias[0]} if args.bias[0] else {}
         if args.orphan_check is not None:
-            config["orphan_check"] = args.orphan_check == "on"
+            set_setting(config, "orphan_check", args.orphan_check == "on")
         if args.margins is not None:
-            config["orphan_margins"] = args.margins
+            set_setting(config, "orphan_margins", args.margins)
         path.write_text(json.dumps(config, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        print(f"wrote label_bias {config['label_bias']}, orphan_check {config.get('orphan_check', False)} to {path}")
+        print(f"wrote label_bias {config['label_bias']}, gapping {config.get('gapping')} to {path}")
     return 0
 
 

@@ -1,4 +1,4 @@
-"""How much gold gapping each orphan check of ``eud.nn.orphans`` would undo.
+"""How much gold gapping each orphan check of ``eud.gapping.checks`` would undo.
 
 Reads gold orphan trees (GAPPING train and dev, and the English UD training
 treebanks, which annotate a few gapped clauses) and counts, for each check,
@@ -16,9 +16,10 @@ import copy
 from pathlib import Path
 
 from eud.conllu import parse_conllu
-from eud.enhance.correlates import BasicTree
-from eud.enhance.gapping import Gapping
-from eud.nn.orphans import bracket_nesting, demote_orphans, stray_orphans, unsound
+from eud.enhance.profiles import language_style
+from eud.gapping.checks import bracket_nesting, demote_orphans, stray_orphans, unsound
+from eud.gapping.correlates import BasicTree
+from eud.gapping.rule import Gapping
 from eval.gapping.benchmark import strip_deps
 
 DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
@@ -31,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument("--lang", default="en", help="language whose gapping style finds the correlates")
     args = ap.parse_args(argv)
-    gapping = Gapping(copy_of=True, language=args.lang)
+    gapping = Gapping(copy_of=True, style=language_style(args.lang))
     print("| file | gold orphans | kept by the antecedent check | kept by the stray check "
           "| gapped clauses | kept by the shape checks |")
     print("|---|---|---|---|---|---|")

@@ -9,7 +9,7 @@ network's scores cached there) once without the check (``none``) and once per th
         --thresholds 0.18 0.19 0.2 0.21 0.22
     python -m eval.gapping.parallelism_sweep --model PACKAGE --thresholds 0.2 --files gapping_dev --write 0.2
 
-``--write T`` then sets the package's ``config.json`` key ``gapping_parallelism`` to T.
+``--write T`` then sets the package's ``config.json`` key ``gapping.parallelism`` to T.
 
 The English package's threshold is the highest at which GAPPING dev loses at most two found
 sentences and GAPPING train at most 5% (``eval/journal/``, session 23).  en_ewt test is
@@ -23,6 +23,7 @@ import json
 from pathlib import Path
 
 from eud.atomic import write_text_atomically
+from eud.gapping.repair import BLOCK, set_setting
 from eud.nn.parallelism import CONFIG_KEY, ParallelismCheck, PhraseEncoder
 from eud.pipeline import Pipeline
 from eval.gapping.false_alarms import add_arguments, cache_folder, score_file
@@ -53,9 +54,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.write is not None:
         path = Path(args.model) / "config.json"
         config = json.loads(path.read_text(encoding="utf-8"))
-        config[CONFIG_KEY] = {"encoder": encoder.name, "threshold": args.write}
+        set_setting(config, CONFIG_KEY, {"encoder": encoder.name, "threshold": args.write})
         write_text_atomically(path, json.dumps(config, indent=2, ensure_ascii=False) + "\n")
-        print(f"{path}: {CONFIG_KEY} = {config[CONFIG_KEY]}")
+        print(f"{path}: gapping.{CONFIG_KEY} = {config[BLOCK][CONFIG_KEY]}")
     return 0
 
 

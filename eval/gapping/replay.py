@@ -2,10 +2,10 @@
 
 :meth:`eud.nn.predict.Predictor.write` turns the network's tree into the written one through
 ordered gapping stages: orphans without a predicate antecedent go back to the parser's other
-label (:func:`eud.nn.orphans.demote_orphans`), then stray orphans and the orphans of clauses
+label (:func:`eud.gapping.checks.demote_orphans`), then stray orphans and the orphans of clauses
 that fail a shape check, a margin, the verifier or the parallelism check
-(:func:`eud.nn.orphans.demote_without_correlates`), then the rebuilds
-(:mod:`eud.nn.rebuilds`).  A :class:`Setting` names which of those rules run and at which
+(:func:`eud.gapping.checks.demote_without_correlates`), then the rebuilds
+(:mod:`eud.gapping.repair`).  A :class:`Setting` names which of those rules run and at which
 thresholds; :class:`Replayer` runs them in the same order on a cached sentence (:mod:`eval.gapping.cache`)
 and lets ``write`` do the rest with the resulting tree, so a candidate costs only the
 decisions and, where an orphan is left, the enhancer.
@@ -20,11 +20,13 @@ import math
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from eud.enhance.correlates import BasicTree
-from eud.nn import orphans, rebuilds, verifier
+from eud.gapping import checks as orphans
+from eud.gapping import repair as rebuilds
+from eud.gapping.correlates import BasicTree
+from eud.nn import verifier
 from eval.gapping.benchmark import gap_edges
 
-# The shape checks of eud.nn.orphans.unsound, in its order; each takes (clause, tree).
+# The shape checks of eud.gapping.checks.unsound, in its order; each takes (clause, tree).
 SHAPE_CHECKS = {
     "lacks_correlates": lambda clause, tree: orphans.lacks_correlates(clause),
     "inside_noun_phrase": orphans.inside_noun_phrase,
@@ -36,7 +38,7 @@ SHAPE_CHECKS = {
     "coordinated_phrases": orphans.coordinated_phrases,
     "auxiliary_remnant": lambda clause, tree: orphans.auxiliary_remnant(clause),
 }
-# The rebuilds of eud.nn.rebuilds.rebuild_unseen_gapping, in its order, by their converters/en.toml switch.
+# The rebuilds of eud.gapping.repair.rebuild_unseen_gapping, in its order, by their converters/en.toml switch.
 REBUILDS = {
     "verbless_subjects": rebuilds.stranded_subjects,
     "bare_remnants": rebuilds.adjacent_conjuncts,
@@ -121,7 +123,7 @@ class Replayer:
         return s
 
     def _demote(self, s: object, i: int, setting: Setting) -> None:
-        """:func:`eud.nn.orphans.demote_without_correlates` with the setting's checks."""
+        """:func:`eud.gapping.checks.demote_without_correlates` with the setting's checks."""
         d = self.cached.decoded[i]
         nesting = orphans.bracket_nesting(s)
         tree = BasicTree(s)

@@ -4,7 +4,7 @@ Each file is parsed from gold tokens by the package with its own settings and no
 verifier.  Every gapped clause left after the orphan checks is an example: gapping
 when the gold sentence has an ``orphan`` or an empty node, a false alarm otherwise.
 ``--splice`` files add gapped sentences spliced from their pairs of plain clauses
-(:func:`eud.gapping_augment.spliced`), so that true gapping is seen in those files'
+(:func:`eud.gapping.augment.spliced`), so that true gapping is seen in those files'
 genres too and the regression cannot learn genre for gapping.  The threshold keeps
 every gapped clause the package finds in the ``--tune`` file (GAPPING dev).  Only
 train and dev files are read.
@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from eud.conllu import parse_conllu, read_conllu
-from eud.gapping_augment import spliced
+from eud.gapping.augment import spliced
 from eud.graph import Sentence
 from eud.nn.verifier import GappingVerifier, clause_features
 from eud.pipeline import Pipeline

@@ -26,14 +26,14 @@ For each word P with ``orphan`` children (the promoted remnant) this rule
   ``VERB``;
 * gives E P's incoming edge (``A -conj-> E``, ``0 -root-> E``, ...);
 * labels P and its orphans by aligning each with a *correlate* among A's
-  dependents (:mod:`eud.enhance.correlates`): same UPOS class, same case/mark
+  dependents (:mod:`eud.gapping.correlates`): same UPOS class, same case/mark
   words, same ``Case`` feature (a different Case rules a pair out), same
   lemma, same relative order.  The label is the correlate's universal
   relation plus any subtype that is not a case marker (``nsubj:pass``,
   ``obl:arg``); the case rule, which runs later, adds ``obl:in`` and the
   like.  A remnant with no correlate gets a spare core relation of A (a bare
   nominal), or a label guessed from itself
-  (:func:`~eud.enhance.correlates.label_from_form`: ADV → advmod, adposition
+  (:func:`~eud.gapping.correlates.label_from_form`: ADV → advmod, adposition
   or oblique case → obl, Nom → nsubj, Acc/Par → obj, Dat → iobj, non-finite
   verb → xcomp, ...).  ``dep`` is never emitted, not even where a correlate
   is itself ``dep``;
@@ -61,8 +61,8 @@ For each word P with ``orphan`` children (the promoted remnant) this rule
 
 Treebanks differ in where E goes and which edges move: the ``[gapping]`` table
 of a language profile (``converters/lv.toml``) holds the conventions measured
-on the gold data as :class:`Style` fields (``Gapping(language="lv")`` reads
-it); the default puts E after the first remnant's phrase, as the guidelines'
+on the gold data as :class:`Style` fields (``eud.enhance.profiles.language_style("lv")``
+reads it); the default puts E after the first remnant's phrase, as the guidelines'
 example does.
 
 It cannot handle: ellipsis without ``orphan`` (a single remnant, as in *so did
@@ -85,7 +85,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple
 
-from eud.enhance.correlates import (
+from eud.gapping.correlates import (
     CORE,
     STRUCTURAL,
     BasicTree,
@@ -97,7 +97,6 @@ from eud.enhance.correlates import (
     pair_score,
     pos_class,
 )
-from eud.enhance.profiles import Profile, ProfileError, find_profile
 from eud.graph import NodeId, Sentence, Word
 
 # Relations a clause head takes but a nominal does not: these dependents of
@@ -194,69 +193,16 @@ class Style:
     # A remnant may pair with a modifier of the antecedent's nominal argument and
     # take that argument's relation (the elided nominal's, to which it is promoted).
     promoted: bool = False
-    # The language has no verbless clauses: a nominative personal pronoun after a
-    # conjunction, with no verb of its own, is the subject remnant of a gapped clause
-    # (*he likes tea and she coffee*; not Russian, whose present tense drops the copula).
-    # Read by the parser's repair, :func:`eud.nn.rebuilds.stranded_subjects`.
-    verbless_subjects: bool = False
-    # Two noun phrases after a conjunction with nothing between them, ending the clause, are
-    # the remnants of a gapped clause when the first contrasts with the subject: two conjuncts
-    # (*The children wanted cake and the adults wine*), a compound with a possessive of its
-    # own (*and her husband beer*), or a possessor that mirrors the subject's (*Honeywell 's
-    # contract totaled $69.7 million, and IBM 's $68.8 million*).  Read by the parser's repair,
-    # :func:`eud.nn.rebuilds.adjacent_conjuncts`.
-    bare_remnants: bool = False
-    # A verbless nominal conjunct of a verb, followed directly by a phrase the parser hung on that
-    # verb which mirrors a phrase of the full clause before the conjunction (same adposition, same
-    # category), is a gapped clause with those two remnants (*promote TPA for X and streptokinase
-    # for Y*).  Read by the parser's repair, :func:`eud.nn.rebuilds.mirrored_phrases`.
-    mirrored_phrases: bool = False
-    # A noun after a conjunction, comma or semicolon that repeats the subject's noun, followed by one
-    # verbless phrase mirroring a dependent of the verb, is a gapped clause's subject remnant, whatever
-    # the parser hung it on (*The Polish fund would be seeded with $160 million, the Hungarian fund
-    # with $40 million*).  Read by the parser's repair, :func:`eud.nn.rebuilds.echoed_subjects`.
-    echoed_subjects: bool = False
 
     @cached_property
     def pairing(self) -> Pairing:
-        """The profile's additions to remnant-correlate scores (:class:`~eud.enhance.correlates.Pairing`)."""
+        """The profile's additions to remnant-correlate scores (:class:`~eud.gapping.correlates.Pairing`)."""
         pairs = frozenset(frozenset(pair.lower().split("/")) for pair in self.contrasts)
         return Pairing(person_cost=self.person_cost, contrasts=pairs,
                        unstressed=frozenset(lemma.lower() for lemma in self.unstressed))
 
 
 PLACES = ("first_phrase", "first_word", "promoted_word", "before_first", "mirror")
-
-
-def profile_style(profile: Profile) -> Style:
-    """The :class:`Style` a profile's ``[gapping]`` table spells (the default for keys it leaves out)."""
-    known = Style.__dataclass_fields__
-    unknown = sorted(set(profile.gapping) - set(known))
-    if unknown:
-        raise ProfileError(f"{profile.name}: unknown [gapping] key(s) {', '.join(unknown)} (known: {', '.join(known)})")
-    values = dict(profile.gapping)
-    for key, value in values.items():
-        want = type(getattr(Style(), key))
-        if want is tuple:
-            slashes = 1 if key == "contrasts" else 0
-            if not isinstance(value, list) or not all(isinstance(v, str) and v.count("/") == slashes for v in value):
-                shape = '"lemma/lemma"' if slashes else "lemma"
-                raise ProfileError(f"{profile.name}: [gapping] {key} must be a list of {shape} strings")
-            values[key] = tuple(value)
-        elif not isinstance(value, (float, int) if want is float else want) or isinstance(value, bool) != (want is bool):
-            raise ProfileError(f"{profile.name}: [gapping] {key} must be a {type(getattr(Style(), key)).__name__}")
-    return Style(**values)  # type: ignore[arg-type]
-
-
-def language_style(code: str | None) -> Style:
-    """The style in the profile of a treebank (``en_ewt``) or language (``lv``) code; the default without one."""
-    if not code:
-        return Style()
-    try:
-        profile = find_profile(code.lower())
-    except ProfileError:
-        return Style()
-    return profile_style(profile)
 
 
 class Alignment(NamedTuple):
@@ -285,12 +231,11 @@ class Gapping:
 
     name = "gapping"
 
-    def __init__(self, *, copy_of: bool = True, language: str | None = None, style: Style | None = None) -> None:
+    def __init__(self, *, copy_of: bool = True, style: Style | None = None) -> None:
         self.copy_of = copy_of
-        # An explicit style wins; else the treebank's profile ("en_ewt"), else the
-        # language's ("lv_lvtb" → "lv"), else the default.
+        # A language's style comes from its profile (eud.enhance.profiles.language_style).
         if style is None:
-            style = language_style(language)
+            style = Style()
         if style.place not in PLACES:
             raise ValueError(f"style.place must be one of {', '.join(PLACES)}, not {style.place!r}")
         self.style = style
@@ -635,13 +580,13 @@ class Gapping:
         return (verb, labels, lifted) if there > here else None
 
     def _fit(self, tree: BasicTree, remnants: list[Word], matched: list[Word | None]) -> float:
-        """:func:`~eud.enhance.correlates.alignment_score` in this style (its ``pairing``)."""
+        """:func:`~eud.gapping.correlates.alignment_score` in this style (its ``pairing``)."""
         return alignment_score(tree, remnants, matched, pairing=self.style.pairing)
 
     def _align(
         self, tree: BasicTree, remnants: list[Word], correlates: list[Word], source: Word, aside: set[int]
     ) -> list[Word | None]:
-        """:func:`~eud.enhance.correlates.align` in this style, correlates below ``source`` costing :data:`LEVEL_COST`."""
+        """:func:`~eud.gapping.correlates.align` in this style, correlates below ``source`` costing :data:`LEVEL_COST`."""
         if not correlates:
             return [None] * len(remnants)
         costs = [LEVEL_COST if c.head != source.id else 0.0 for c in correlates]

@@ -18,7 +18,7 @@ verbless headline); gapping under a root remnant or in subordinate clauses (``ad
 this demotes.
 
 A second check, :func:`demote_without_correlates`, asks what gapping means: each remnant
-contrasts with a *correlate*, a dependent of the antecedent (:mod:`eud.enhance.correlates`;
+contrasts with a *correlate*, a dependent of the antecedent (:mod:`eud.gapping.correlates`;
 *Mary* with *John*, *a pear* with *an apple*).  Lists and afterthoughts have remnants with
 nothing to contrast with (*do banners, billboards and lots more*; *clean, but just a little
 dumpy*).  A gapped clause is undone
@@ -79,7 +79,7 @@ the US*).  Both thresholds depend on a model's calibration, so they are package 
 tuned on dev files and on the package's own parses of training files
 (``python -m eval.gapping.label_bias_sweep``).
 
-Its opposite, building gapped clauses the parser did not see, is :mod:`eud.nn.rebuilds`.
+Its opposite, building gapped clauses the parser did not see, is :mod:`eud.gapping.repair`.
 """
 
 from __future__ import annotations
@@ -87,8 +87,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from eud.enhance.correlates import FUNCTION, BasicTree, pos_class
-from eud.enhance.gapping import Alignment, Gapping
+from eud.gapping.correlates import FUNCTION, BasicTree, pos_class
+from eud.gapping.rule import Alignment, Gapping
 from eud.graph import Sentence, Word
 
 PREDICATE_MARKERS = frozenset({"nsubj", "csubj", "cop", "aux", "expl"})

@@ -27,7 +27,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable, Iterator
 
-from eud.enhance.correlates import BasicTree
+from eud.gapping.correlates import BasicTree
 from eud.graph import EnhancedGraph, Sentence, Word
 from eud.spaces import text_of
 

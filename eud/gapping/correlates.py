@@ -5,7 +5,7 @@ In *Mary won gold and Peter bronze* the gapped clause keeps two remnants,
 dependents of the pronounced predicate *won*: *Peter* with *Mary* (nsubj),
 *bronze* with *gold* (obj).  A remnant takes the relation its correlate has
 (https://universaldependencies.org/u/overview/enhanced-syntax.html#ellipsis),
-so finding correlates is how :class:`~eud.enhance.gapping.Gapping` labels the
+so finding correlates is how :class:`~eud.gapping.rule.Gapping` labels the
 remnants it hangs from the restored predicate.
 
 :func:`pair_score` says how well one remnant fits one correlate from what the

@@ -1,5 +1,7 @@
-"""Build gapped clauses the parser did not see, where its tree allows no other reading.
+"""The gapping repairs of a parser's tree, run once in the order of :data:`REPAIRS` before its graph is built.
 
+The first undo gapped clauses the parser posited where nothing was elided (:mod:`eud.gapping.checks`);
+the others build gapped clauses the parser did not see, where its tree allows no other reading.
 A parser that learnt gapping from a few hundred sentences reads some textbook cases as noun
 phrases, and :func:`rebuild_unseen_gapping` rebuilds them: a subject pronoun after a conjunction
 with no verb of its own (*He likes tea and she coffee*), two conjuncts with nothing between them
@@ -8,8 +10,8 @@ medicine*; *and Jane pasta*; *, others poems*), a verbless conjunct followed by 
 mirrors one of the full clause (*promote TPA for heart patients and streptokinase for other
 purposes*; *, my brother in Madrid*), and a noun that repeats the
 subject's with a modifier of its own (*, the Hungarian fund with $40 million*).  Each rebuilt
-clause must pass the shape checks a parsed one passes (:func:`eud.nn.orphans.unsound`), or it is
-put back as the parser had it.  It is the opposite repair of :mod:`eud.nn.orphans`, which undoes
+clause must pass the shape checks a parsed one passes (:func:`eud.gapping.checks.unsound`), or it is
+put back as the parser had it.  It is the opposite repair of :mod:`eud.gapping.checks`, which undoes
 gapped clauses the parser posited where nothing was elided.
 """
 
@@ -17,11 +19,21 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
-from eud.enhance.correlates import FUNCTION_UPOS, BasicTree, possessive
-from eud.enhance.gapping import Alignment, Gapping
+from eud.gapping.checks import (
+    ARGUMENTS,
+    FUNCTION_RELATIONS,
+    PREDICATE_MARKERS,
+    demote_orphans,
+    demote_without_correlates,
+    lowercase_lemma,
+    phrase_shape,
+    unsound,
+)
+from eud.gapping.correlates import FUNCTION_UPOS, BasicTree, possessive
+from eud.gapping.rule import Alignment, Gapping
 from eud.graph import Sentence, Word
-from eud.nn.orphans import ARGUMENTS, FUNCTION_RELATIONS, PREDICATE_MARKERS, lowercase_lemma, phrase_shape, unsound
 
 # The relations of a verb's phrase that may be a gapped clause's second remnant (mirrored_phrases).
 TRAILING = frozenset({"obl", "obj", "iobj", "advmod", "advcl", "xcomp"})
@@ -34,20 +46,136 @@ NOMINAL_HEADS = frozenset({"NOUN", "PROPN", "NUM", "PRON", "SYM"})
 CONTRASTING = frozenset({"amod", "nmod", "nummod", "compound"})
 
 
-def rebuild_unseen_gapping(sentence: Sentence, gapping: Gapping) -> int:
+@dataclass(frozen=True)
+class Evidence:
+    """What the parser knows of one sentence beyond its tree, for the repairs that undo orphans.
+
+    ``fallback[i]``: word i+1's best relation other than ``orphan``; ``margins[i]``: its ``orphan``
+    score minus that relation's (None: not computed); ``verify``: the learned judges' last word on a
+    gapped clause (:mod:`eud.nn.verifier`, :mod:`eud.nn.parallelism`), None without them.
+    """
+
+    fallback: list[str]
+    margins: list[float] | None = None
+    verify: Callable[[Alignment], bool] | None = None
+
+
+# The package config's table of parser-side gapping settings (config.json, next to "language").
+BLOCK = "gapping"
+# A package from before the block kept these at the top level, with other names.
+LEGACY_KEYS = {"orphan_check": "orphan_check", "orphan_margins": "orphan_margins",
+               "gapping_verifier": "verifier", "gapping_parallelism": "parallelism"}
+REBUILDS = ("verbless_subjects", "bare_remnants", "mirrored_phrases", "echoed_subjects")
+# Before the block the rebuilds were switched on by the language's enhancer profile: a package
+# without the block gets them as that profile had them.
+LEGACY_REBUILDS: dict[str, tuple[str, ...]] = {"en": REBUILDS}
+
+
+class SettingsError(ValueError):
+    """A package's ``gapping`` block that cannot be used (names the key and the problem)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """A parser package's gapping settings: which repairs run, and the learned judges' settings.
+
+    ``orphan_check`` undoes gapped clauses where nothing was elided (:mod:`eud.gapping.checks`) and
+    lets the rebuilds run; ``orphan_margins`` holds the least margins of :func:`~eud.gapping.checks.unsure`.
+    Each rebuild has its own switch: ``verbless_subjects`` (the language has no verbless clauses:
+    :func:`stranded_subjects`), ``bare_remnants`` (:func:`adjacent_conjuncts`), ``mirrored_phrases``
+    (:func:`mirrored_phrases`) and ``echoed_subjects`` (:func:`echoed_subjects`).  ``verifier``
+    (``{"threshold": t}``) and ``parallelism`` (``{"encoder": ..., "threshold": t}``) configure the
+    learned judges of :mod:`eud.nn.verifier` and :mod:`eud.nn.parallelism`; None: not used.
+    """
+
+    orphan_check: bool = False
+    orphan_margins: dict[str, float] = field(default_factory=dict)
+    # The language has no verbless clauses (English; not Russian, whose present tense drops the copula).
+    verbless_subjects: bool = False
+    bare_remnants: bool = False
+    mirrored_phrases: bool = False
+    echoed_subjects: bool = False
+    verifier: dict | None = None
+    parallelism: dict | None = None
+
+    def enabled(self, name: str) -> bool:
+        """Whether repair ``name`` of :data:`REPAIRS` runs."""
+        return self.orphan_check and (name in UNDOING or bool(getattr(self, name)))
+
+    @classmethod
+    def from_config(cls, config: dict, language: str | None = None) -> Settings:
+        """A package config's ``gapping`` block; without one, its older top-level keys.
+
+        ``language`` (default: the config's) picks the rebuilds of a package without the block.
+        """
+        block = config.get(BLOCK)
+        if block is None:
+            block = {new: config[old] for old, new in LEGACY_KEYS.items() if config.get(old) is not None}
+            block["orphan_check"] = bool(block.get("orphan_check", False))
+            code = (language or config.get("language") or "").split("_")[0]
+            block.update(dict.fromkeys(LEGACY_REBUILDS.get(code, ()), True))
+        if not isinstance(block, dict):
+            raise SettingsError(f"config.json: {BLOCK!r} must be a table, not {block!r}")
+        known = cls.__dataclass_fields__
+        unknown = sorted(set(block) - set(known))
+        if unknown:
+            raise SettingsError(f"config.json: unknown {BLOCK!r} key(s) {', '.join(unknown)} "
+                                f"(known: {', '.join(known)})")
+        for key, value in block.items():
+            want = dict if key in ("orphan_margins", "verifier", "parallelism") else bool
+            if not (isinstance(value, want) or (want is dict and value is None and key != "orphan_margins")):
+                raise SettingsError(f"config.json: {BLOCK}.{key} must be a {'table' if want is dict else 'boolean'}, "
+                                    f"not {value!r}")
+        return cls(**block)
+
+
+def set_setting(config: dict, key: str, value: object) -> None:
+    """Set ``key`` of a package config's ``gapping`` block (a package without one gets it, its older keys moved in)."""
+    if BLOCK not in config:
+        legacy = Settings.from_config(config)
+        config[BLOCK] = {k: v for k, v in vars(legacy).items() if v != getattr(Settings(), k)}
+        for old in LEGACY_KEYS:
+            config.pop(old, None)
+    if key not in Settings.__dataclass_fields__:
+        raise SettingsError(f"unknown {BLOCK!r} key {key!r}")
+    if value is None:
+        config[BLOCK].pop(key, None)
+    else:
+        config[BLOCK][key] = value
+
+
+def _antecedents(sentence: Sentence, gapping: Gapping, settings: Settings, evidence: Evidence) -> int:
+    return demote_orphans(sentence, evidence.fallback)
+
+
+def _correlates(sentence: Sentence, gapping: Gapping, settings: Settings, evidence: Evidence) -> int:
+    return demote_without_correlates(sentence, evidence.fallback, gapping, evidence.margins,
+                                     settings.orphan_margins, evidence.verify)
+
+
+def _rebuilding(rebuild: Callable[[Sentence, Gapping], int]) -> Repair:
+    def repair(sentence: Sentence, gapping: Gapping, settings: Settings, evidence: Evidence) -> int:
+        return rebuild(sentence, gapping)
+    repair.__doc__ = rebuild.__doc__
+    return repair
+
+
+def rebuild_unseen_gapping(sentence: Sentence, gapping: Gapping, settings: Settings) -> int:
     """Rebuild gapped clauses the parser read as something no grammar allows; returns how many.
 
     A parser that saw little gapping reads some textbook cases as noun phrases.  Four shapes
-    cannot well be anything else, each switched on by a key of the profile's ``[gapping]`` table:
+    cannot well be anything else, each switched on by a setting of the same name:
     :func:`stranded_subjects` (``verbless_subjects``), :func:`adjacent_conjuncts`
     (``bare_remnants``), :func:`mirrored_phrases` (``mirrored_phrases``) and
     :func:`echoed_subjects` (``echoed_subjects``).
     """
-    style = gapping.style
-    return ((stranded_subjects(sentence, gapping) if style.verbless_subjects else 0)
-            + (adjacent_conjuncts(sentence, gapping) if style.bare_remnants else 0)
-            + (mirrored_phrases(sentence, gapping) if style.mirrored_phrases else 0)
-            + (echoed_subjects(sentence, gapping) if style.echoed_subjects else 0))
+    return sum(repair(sentence, gapping, settings, Evidence([])) for name, repair in REPAIRS
+               if name not in UNDOING and settings.enabled(name))
+
+
+def repair_tree(sentence: Sentence, gapping: Gapping, settings: Settings, evidence: Evidence) -> int:
+    """Run the enabled repairs of :data:`REPAIRS` over a parsed tree, in order, once; returns how many changes."""
+    return sum(repair(sentence, gapping, settings, evidence) for name, repair in REPAIRS if settings.enabled(name))
 
 
 def stranded_subjects(sentence: Sentence, gapping: Gapping) -> int:
@@ -465,7 +593,7 @@ def _rebuild(sentence: Sentence, gapping: Gapping, promoted: Word, verb: Word, c
     ``cc`` is the conjunction, or the punctuation mark that stands for one (*, the Hungarian fund
     with $40 million*), which goes to the verb, as the GAPPING corpus has it; after a semicolon the
     clause is juxtaposed (``parataxis``), not coordinated.  The rebuilt clause is put back as the
-    parser had it when it fails the shape checks a parsed clause must pass (:func:`eud.nn.orphans.unsound`) or
+    parser had it when it fails the shape checks a parsed clause must pass (:func:`eud.gapping.checks.unsound`) or
     the shape's own test ``accept``.
     """
     if _dominates(sentence, {promoted.id, *(o.id for o in orphans)}, verb.id):
@@ -535,3 +663,20 @@ def _dominates(sentence: Sentence, tops: set[int], word_id: int) -> bool:
         seen.add(i)
         i = sentence.word(i).head or 0
     return False
+
+
+Repair = Callable[[Sentence, Gapping, Settings, Evidence], int]
+# The repairs that undo gapped clauses the parser posited; the others build clauses it missed.
+UNDOING = frozenset({"antecedents", "correlates"})
+# The tree repairs, first to last, each named by the setting that enables it: first undo orphans
+# without a predicate antecedent (eud.gapping.checks.demote_orphans), then gapped clauses that
+# fail their checks or the learned judges (demote_without_correlates), then build the shapes a
+# parser misses.  A parser's output goes through them once, before its graph is built.
+REPAIRS: tuple[tuple[str, Repair], ...] = (
+    ("antecedents", _antecedents),
+    ("correlates", _correlates),
+    ("verbless_subjects", _rebuilding(stranded_subjects)),
+    ("bare_remnants", _rebuilding(adjacent_conjuncts)),
+    ("mirrored_phrases", _rebuilding(mirrored_phrases)),
+    ("echoed_subjects", _rebuilding(echoed_subjects)),
+)
