@@ -16,6 +16,7 @@ replaying it gives exactly the graphs ``write`` gives.
 
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -24,6 +25,7 @@ from eud.gapping import checks as orphans
 from eud.gapping import repair as rebuilds
 from eud.gapping.correlates import BasicTree
 from eud.nn import verifier
+from eval.common import REPO
 from eval.gapping.benchmark import gap_edges
 
 # The shape checks of eud.gapping.checks.unsound, in its order; each takes (clause, tree).
@@ -69,7 +71,18 @@ class Setting:
                 **{name: getattr(self, name) for name in THRESHOLDS}}
 
 
-SHIPPED = Setting()
+def shipped(package: str = "en_ewt") -> Setting:
+    """The setting a model package ships: the ``gapping`` block of its ``config.json``."""
+    block = json.loads((REPO / "models" / package / "config.json").read_text(encoding="utf-8"))["gapping"]
+    rules = set(RULES) - {name for name in REBUILDS if not block.get(name, True)}
+    if not block.get("orphan_check", True):
+        rules -= {"stray_orphans", *SHAPE_CHECKS}
+    margins = block.get("orphan_margins", {})
+    return Setting(frozenset(rules), margins.get("lifted"), margins.get("uncorrelated"),
+                   block.get("verifier", {}).get("threshold"), block.get("parallelism", {}).get("threshold"))
+
+
+SHIPPED = shipped()
 
 
 class Replayer:

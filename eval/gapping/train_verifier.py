@@ -5,14 +5,15 @@ verifier.  Every gapped clause left after the orphan checks is an example: gappi
 when the gold sentence has an ``orphan`` or an empty node, a false alarm otherwise.
 ``--splice`` files add gapped sentences spliced from their pairs of plain clauses
 (:func:`eud.gapping.augment.spliced`), so that true gapping is seen in those files'
-genres too and the regression cannot learn genre for gapping.  The threshold keeps
-every gapped clause the package finds in the ``--tune`` file (GAPPING dev).  Only
-train and dev files are read.
+genres too and the regression cannot learn genre for gapping.  ``--threshold`` sets the
+threshold chosen by cross-validation (:mod:`eval.gapping.rules`); without it, the threshold
+keeps every gapped clause the package finds in the ``--tune`` file (GAPPING dev), an edge that
+:mod:`eval.gapping.rules` showed to be too low on held folds.  Only train and dev files are read.
 
     python -m eval.gapping.train_verifier --model models/en_ewt \\
         --train ../shared/data/gapping/gapping-orphan-basic.train.conllu.xz ../shared/data/ud/en_gum/en_gum-ud-train.conllu.xz \\
         --splice ../shared/data/ud/en_gum/en_gum-ud-train.conllu.xz \\
-        --tune ../shared/data/gapping/gapping-orphan-basic.dev.conllu.xz \\
+        --tune ../shared/data/gapping/gapping-orphan-basic.dev.conllu.xz --threshold 0.5 \\
         --check ../shared/data/ud/en_gum/en_gum-ud-dev.conllu.xz ../shared/data/ud/en_ewt/en_ewt-ud-dev.conllu.xz --write
 
 It prints, per file, the clauses found and how many the verifier keeps.
@@ -75,6 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--splice", type=Path, nargs="*", default=[], help="files whose spliced gapping is fitted on too")
     ap.add_argument("--tune", type=Path, required=True, help="gold file whose found gapped clauses all stay")
     ap.add_argument("--check", type=Path, nargs="*", default=[], help="more gold files to report on")
+    ap.add_argument("--threshold", type=float, help="a threshold chosen by cross-validation (default: the --tune file's edge)")
     ap.add_argument("--l2", type=float, default=0.1)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--write", action="store_true", help="store the verifier in the package")
@@ -95,8 +97,12 @@ def main(argv: list[str] | None = None) -> int:
     tune_x, tune_y = file_examples(pipe, args.tune)
     if not tune_y.any():
         raise SystemExit(f"error: {args.tune}: the package finds no gapped clause there to set the threshold on")
-    verifier.threshold = float(np.min(verifier.score(tune_x[tune_y == 1]))) - 1e-3
-    print(f"threshold {verifier.threshold:.4f} (keeps every gapped clause found in {args.tune.name})")
+    if args.threshold is not None:
+        verifier.threshold = args.threshold
+        print(f"threshold {verifier.threshold:.4f} (given)")
+    else:
+        verifier.threshold = float(np.min(verifier.score(tune_x[tune_y == 1]))) - 1e-3
+        print(f"threshold {verifier.threshold:.4f} (keeps every gapped clause found in {args.tune.name})")
     print("| file | gapped clauses found | kept | false-alarm clauses | kept |")
     print("|---|---|---|---|---|")
     for path, (fx, fy) in [(args.tune, (tune_x, tune_y))] + [(p, file_examples(pipe, p)) for p in args.check]:
