@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any
 from eud.conllu import ConlluError, format_sentence, parse_conllu, read_conllu, write_conllu
 from eud.document import Document
 from eud.graph import ROOT, Edge, EmptyNode, EnhancedGraph, MultiwordToken, NodeId, Sentence, Word
-from eud.models import ModelNotFound, find_model
 from eud.pipeline import Pipeline
+from eud.registry import ModelNotFound, find_model
 
 if TYPE_CHECKING:  # pragma: no cover
     from eud import evaluate

@@ -30,7 +30,7 @@ from typing import Any, ClassVar, TypeVar
 from eud.conllu import parse_conllu, read_conllu
 from eud.document import Document
 from eud.graph import Sentence
-from eud.models import models_dir, resolve_model
+from eud.registry import models_dir, resolve_model
 
 FORMATS = ("conllu", "text", "tokenized", "presegmented")
 CONLLU_SUFFIXES = (".conllu", ".conll", ".conllu.xz", ".conllu.gz", ".conllu.bz2")
@@ -119,7 +119,7 @@ class Pipeline:
         given as a folder; a code given as ``model`` does that by itself.
 
         ``threads`` (0: torch's choice) sets torch's CPU threads for the process.
-        Raises :class:`eud.models.ModelNotFound`, ``ImportError`` without torch,
+        Raises :class:`eud.registry.ModelNotFound`, ``ImportError`` without torch,
         and ``ValueError`` (:class:`eud.nn.package.PackageError`) for a broken package.
         """
         folder, language = resolve_model(model)

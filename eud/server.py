@@ -61,7 +61,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from eud.conllu import ConlluError, format_sentence, parse_conllu
-from eud.models import ModelNotFound, find_model, models_dir, shipped_models
+from eud.registry import ModelNotFound, find_model, models_dir, shipped_models
 from eud.server_pool import PoolStopped, WorkerDied, WorkerPool, log
 
 INPUTS = ("conllu", "horizontal", "vertical")

@@ -228,7 +228,7 @@ def test_command_with_the_shipped_model(fixtures, tmp_path):
     import subprocess
 
     from eud.commands.agrr import main
-    from eud.models import find_model
+    from eud.registry import find_model
 
     pytest.importorskip("torch")
     try:

@@ -8,7 +8,7 @@ import pytest
 from conftest import FIXTURES, REPO
 
 from eud.cli import main as cli
-from eud.models import ModelNotFound, find_model, model_languages, resolve_model
+from eud.registry import ModelNotFound, find_model, model_languages, resolve_model
 
 TINY = FIXTURES / "multilingual"
 

@@ -17,7 +17,7 @@ pytest.importorskip("safetensors")
 from eud.commands.train import main as train_main
 from eud.conllu import format_sentence, read_conllu
 from eud.nn.encoders import resolve_encoder_config
-from eud.nn.model import Parser
+from eud.nn.network import Parser
 from eud.nn.package import load_package, save_package
 from eud.nn.predict import Predictor
 from eud.nn.vocab import build_vocabs
@@ -223,7 +223,7 @@ def test_rules_mode_skips_the_graph_scorer_and_writes_the_same(tmp_path: Path, f
 
 
 def test_precision_setting(fixtures: Path) -> None:
-    from eud.nn.model import resolve_precision
+    from eud.nn.network import resolve_precision
 
     assert resolve_precision("fp32") == "fp32" and resolve_precision("auto") in ("fp32", "bf16")
     with pytest.raises(ValueError, match="unknown precision"):

@@ -12,7 +12,7 @@ pytest.importorskip("safetensors")
 from eud.commands.parse import main
 from eud.conllu import parse_conllu, read_conllu
 from eud.nn.encoders import resolve_encoder_config
-from eud.nn.model import Parser
+from eud.nn.network import Parser
 from eud.nn.package import save_package
 from eud.nn.vocab import build_vocabs
 from eud.pipeline import guess_format

@@ -10,7 +10,7 @@ import pytest
 from conftest import FIXTURES, REPO
 
 import eud
-from eud.models import ModelNotFound, find_model, resolve_model, shipped_models
+from eud.registry import ModelNotFound, find_model, resolve_model, shipped_models
 
 TEXT = "The cat sat on the mat. It was happy, and so was the dog.\n\nA new paragraph starts here.\n"
 

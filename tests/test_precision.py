@@ -12,7 +12,7 @@ from conftest import REPO
 torch = pytest.importorskip("torch")
 
 from eud.conllu import parse_conllu
-from eud.nn.model import INT8_AUTO, native_bf16, quantize_int8, resolve_precision
+from eud.nn.network import INT8_AUTO, native_bf16, quantize_int8, resolve_precision
 
 TEXT = "John ate an apple and Mary a pear. The dog barked at the postman, who ran away.\n"
 

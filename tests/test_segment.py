@@ -15,8 +15,8 @@ torch = pytest.importorskip("torch")
 from eud.conllu import format_sentence, parse_conllu, read_conllu
 from eud.segment import TextError, paragraphs, read_text, read_tokenized
 from eud.segment.data import NONE, SENT, SENT_MWT, TOKEN, TOKEN_MWT, read_paragraphs, surface_tokens
-from eud.segment.model import CharSegmenter, Vocab
 from eud.segment.mwt import MwtExpander
+from eud.segment.network import CharSegmenter, Vocab
 from eud.segment.segmenter import Segmenter
 from eud.segment.text import clean_text
 

@@ -41,7 +41,7 @@ def test_binary_file_read_with_replace(tmp_path: Path) -> None:
 
 
 def test_parse_binary_input_gives_valid_conllu(tmp_path: Path) -> None:
-    from eud.models import ModelNotFound, find_model
+    from eud.registry import ModelNotFound, find_model
 
     try:
         find_model("en")

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from eud.models import model_config, model_languages, models_dir, shipped_models
+from eud.registry import model_config, model_languages, models_dir, shipped_models
 
 COLUMNS = ("LAS", "ELAS")
 

@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         print("eud parse: say which model: --lang CODE (a shipped model, see eud models) or --model FOLDER",
               file=sys.stderr)
         return 2
-    from eud.models import ModelNotFound, resolve_model
+    from eud.registry import ModelNotFound, resolve_model
 
     try:
         resolve_model(args.model or args.lang)

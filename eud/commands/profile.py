@@ -1,4 +1,4 @@
-"""``eud profile learn``: infer an enhancer language profile from gold enhanced data (see :mod:`eud.profile`)."""
+"""``eud profile learn``: infer an enhancer language profile from gold enhanced data (see :mod:`eud.enhance.learn`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 from eud.atomic import write_text_atomically
 from eud.commands.errors import input_error
 from eud.conllu import ConlluError, read_conllu
-from eud.profile import Counts, build, count
+from eud.enhance.learn import Counts, build, count
 
 EPILOG = textwrap.dedent(
     """\

@@ -27,7 +27,7 @@ import torch
 
 from eud.atomic import temporary_name, write_text_atomically
 from eud.nn.encoders import named_transformer
-from eud.nn.model import Parser
+from eud.nn.network import Parser
 from eud.nn.vocab import Vocab, vocabs_from_json, vocabs_to_json
 
 FORMAT = "eud-parser/1"

@@ -36,9 +36,9 @@ from eud.nn.batching import Batch, length_batches, make_batch
 from eud.nn.labels import relexicalise
 from eud.nn.lemma import apply_script
 from eud.nn.lexicon import Lemmatizer
-from eud.nn.model import TAGS, Parser, quantize_int8, resolve_precision
 from eud.nn.morphology import FeatsChoice
 from eud.nn.mst import decode_tree
+from eud.nn.network import TAGS, Parser, quantize_int8, resolve_precision
 from eud.nn.parallelism import ParallelismCheck
 from eud.nn.verifier import GappingVerifier
 from eud.nn.vocab import Vocab
@@ -151,7 +151,7 @@ class Predictor:
                  graph_mode: str | None = None, batch_words: int = 2000, precision: str | None = None,
                  lemmatizer: Lemmatizer | None = None, language: str | None = None,
                  verifier: GappingVerifier | None = None, feats: FeatsChoice | None = None) -> None:
-        """``precision``: auto, fp32, bf16 or int8 (:func:`eud.nn.model.resolve_precision`; None keeps the
+        """``precision``: auto, fp32, bf16 or int8 (:func:`eud.nn.network.resolve_precision`; None keeps the
         model's setting).  int8 quantizes ``model`` in place.
 
         ``language`` (a language or treebank code) overrides the config's: a multilingual model

@@ -20,9 +20,9 @@ from eud.nn.config import full_config, log, seconds, seed_everything, setup_logg
 from eud.nn.data import describe, file_entries, language_of, read_entries, read_entry, read_split
 from eud.nn.lexicon import FILE as LEXICON
 from eud.nn.lexicon import Lemmatizer, write_lexicon
-from eud.nn.model import Parser, resolve_precision
 from eud.nn.morphology import FILE as FEATS
 from eud.nn.morphology import FeatsChoice, write_feats
+from eud.nn.network import Parser, resolve_precision
 from eud.nn.package import load_config, load_package, save_package, weights_storage
 from eud.nn.predict import GRAPH_MODES, Predictor
 from eud.nn.scoring import quick_scores

@@ -5,7 +5,7 @@ objects with FORM, multiword tokens, SpaceAfter, SpacesAfter and ``# newdoc``/``
 ``# sent_id``/``# text`` comments; :func:`read_tokenized` reads pre-tokenized
 text; :func:`paragraphs` streams the paragraphs of a text file robustly.
 Training lives in :mod:`eud.segment.train` (torch is imported only there and
-in the model).
+in the character network, :mod:`eud.segment.network`).
 """
 
 from __future__ import annotations

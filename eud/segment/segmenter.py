@@ -33,8 +33,8 @@ from eud import spaces
 from eud.graph import MultiwordToken, Sentence, Word
 from eud.segment.abbreviations import Abbreviations
 from eud.segment.data import normalise_space
-from eud.segment.model import CharSegmenter, Vocab, predict_many
 from eud.segment.mwt import MwtExpander
+from eud.segment.network import CharSegmenter, Vocab, predict_many
 from eud.segment.text import clean_text, split_paragraphs
 
 BLOCK_CHARS = 20000

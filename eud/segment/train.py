@@ -40,7 +40,7 @@ from eud.graph import Sentence
 from eud.progress import progress
 from eud.segment.abbreviations import Abbreviations
 from eud.segment.data import SENT_MWT, TOKEN_MWT, Paragraph, paragraphs, read_paragraphs
-from eud.segment.model import BREAK, CharSegmenter, Vocab
+from eud.segment.network import BREAK, CharSegmenter, Vocab
 
 DEFAULTS = {
     "epochs": 12, "patience": 4, "seed": 1, "batch_size": 32, "window": 256, "lr": 0.002,
@@ -110,7 +110,7 @@ def _f1(gold: torch.Tensor, pred: torch.Tensor) -> float:
 
 def evaluate_chars(model: CharSegmenter, vocab: Vocab, paras: list[Paragraph], lang: int | None = None) -> dict[str, float]:
     """Character-level F1 of token ends, sentence ends and multiword tokens on labelled paragraphs."""
-    from eud.segment.model import predict_many
+    from eud.segment.network import predict_many
 
     golds, preds = [], []
     for p, probs in zip(paras, predict_many(model, vocab, [p.text for p in paras], lang=lang)):

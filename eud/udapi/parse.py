@@ -20,7 +20,7 @@ With ``tokenize=1`` (as in udapi's ``udpipe.Base``), a tree that has a text
 but no words yet (``read.Sentences``: a sentence a line) is tokenized first
 by the model's segmenter, one sentence per tree, multiword tokens included;
 without it such trees are left alone.  It needs torch and a model package
-(``lang=`` finds a shipped one, see :func:`eud.models.find_model`).
+(``lang=`` finds a shipped one, see :func:`eud.registry.find_model`).
 """
 
 from __future__ import annotations

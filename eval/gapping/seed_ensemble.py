@@ -32,7 +32,7 @@ TUNE = [DATA / "ud" / f"{tb}/{tb}-ud-{split}.conllu.xz"
 
 
 def ensemble(nets: list[Any]) -> Any:
-    """A module that scores a batch like :class:`eud.nn.model.Parser`, with the members' mean arcs and relations."""
+    """A module that scores a batch like :class:`eud.nn.network.Parser`, with the members' mean arcs and relations."""
     import torch
 
     class Ensemble(torch.nn.Module):

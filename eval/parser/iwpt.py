@@ -32,7 +32,7 @@ HERE = Path(__file__).resolve().parent
 
 from eud.collapse import collapse_empty_nodes
 from eud.conllu import format_sentence, read_conllu
-from eud.models import find_model
+from eud.registry import find_model
 from eval.common import RESULTS, command_line, record
 from eval.segment.score import raw_text  # the IWPT raw input: # text lines, paragraphs from newpar/newdoc
 

@@ -1,10 +1,10 @@
 """fp32 against int8 on dev raw text: what ``eud parse --precision auto`` may pick per model type.
 
 Each model parses the raw text of a dev file twice, ``--precision fp32`` and ``--precision int8``
-(:func:`eud.nn.model.quantize_int8`), as fresh ``eud parse --lang`` processes; ``eud evaluate``
+(:func:`eud.nn.network.quantize_int8`), as fresh ``eud parse --lang`` processes; ``eud evaluate``
 scores both against the gold file.  int8 is allowed for a model type when its ELAS stays within
 0.2 of fp32 for English and 0.3 for the character models (issue 37); the table it sets is
-:data:`eud.nn.model.INT8_AUTO`.  No test split is read here.
+:data:`eud.nn.network.INT8_AUTO`.  No test split is read here.
 
 The character models are trained on the dev splits of their treebanks (see each ``MODEL.md``),
 so their dev figures are not held-out scores: what is compared is how far int8 moves the output
