@@ -239,7 +239,9 @@ class ConlluReader:
                 block = _Block(number)
             if broken is not None:
                 continue
-            if line[0] == "#":
+            if line[-1] == "\r":
+                broken = ConlluError(self.name, number, "line ends with CR LF (Windows line ends); CoNLL-U lines end with LF alone")
+            elif line[0] == "#":
                 if block.rows:
                     broken = ConlluError(self.name, number, "comment line inside a sentence (comments must come first)")
                 else:

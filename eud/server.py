@@ -14,8 +14,9 @@ multipart), and answer JSON:
   either, eud's joint model predicts every column and the enhanced graph.
 * ``GET /models``: ``{"models": {name: [components]}, "default_model"}``.
 * ``GET /health``: ``{"status", "workers_alive", "queued", "running", "jobs_done", "retry_after_s", ...}``;
-  ``status`` is ``ok``, ``degraded`` (no worker alive yet: they are restarting) or, with a 503,
-  ``draining`` (the server got SIGTERM and takes no new jobs).
+  ``status`` is ``ok`` (200), or, with a 503 that a load balancer reads, ``degraded`` (no worker
+  ready: they are starting or restarting) or ``draining`` (the server got SIGTERM and takes no
+  new jobs).
 * ``POST /enhance``: ``data`` (CoNLL-U) and ``lang`` → ``result``, the bytes
   ``eud enhance --lang`` writes.
 * ``POST /evaluate``: ``gold`` and ``system`` (CoNLL-U) → the scores, as
@@ -324,9 +325,14 @@ def _need(values: dict[str, str], name: str) -> str:
     return values[name]
 
 
+def _lf(text: str) -> str:
+    """CoNLL-U sent over HTTP with CR LF line ends (as HTML forms send a textarea) made LF."""
+    return text.replace("\r\n", "\n")
+
+
 def _conllu(text: str, name: str) -> list:
     try:
-        return parse_conllu(text, name=name)
+        return parse_conllu(_lf(text), name=name)
     except ConlluError as err:
         raise ClientError(400, str(err), line=err.line, problem=err.message) from None
 
@@ -358,6 +364,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         if values.get("output", "conllu") != "conllu":
             raise ClientError(400, "only output=conllu is supported")
         if mode == "conllu":
+            data = _lf(data)
             _conllu(data, "data")  # refuse bad input here, before it takes a worker
         options = tokenizer_options(values.get("tokenizer", ""))
         model = server.resolve_model(values.get("model", ""))
@@ -419,7 +426,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
     async def health(request: Request, values: dict[str, str]) -> Response:
         body = {**server.health(), "version": __version__}
-        return JSONResponse(body, status_code=503 if server.draining else 200)
+        # A load balancer reads the status: 503 while draining or with no worker alive.
+        return JSONResponse(body, status_code=200 if body["status"] == "ok" else 503)
 
     async def demo(request: Request, values: dict[str, str]) -> Response:
         from importlib.resources import files

@@ -61,6 +61,8 @@ def test_compressed_round_trip(tmp_path):
         ("1-1\tab\t_\t_\t_\t_\t_\t_\t_\t_\n1\ta\t_\t_\t_\t_\t0\troot\t_\t_\n\n", 1, "span at least two words"),
         ("# c\n1\ta\t_\t_\t_\t_\t0\troot\t_\t_\n# late\n\n", 3, "comment line inside a sentence"),
         ("# only a comment\n\n", 1, "comments with no sentence"),
+        ("1\ta\t_\t_\t_\t_\t0\troot\t_\t_\r\n\r\n", 1, "line ends with CR LF"),
+        ("# c\n1\ta\t_\t_\t_\t_\t0\troot\t_\tSpaceAfter=No\r\n\n", 2, "CoNLL-U lines end with LF alone"),
     ],
 )
 def test_errors_name_file_line_and_problem(text, line, fragment):
