@@ -16,7 +16,8 @@ gold words on their non-space characters, as ``eud evaluate`` does
 whose path label runs through an empty node (``conj>obj``) is a (dependent, head, path) triple,
 each path segment cut to its universal part; a system triple counts when its dependent and head
 are aligned to the gold triple's words.  Micro P/R/F1 per treebank and per language (treebanks
-pooled).  Beside them: gold and system empty nodes, the ``EmptyNodes`` F1 of ``eud evaluate``
+pooled), and the unlabelled F1 (dependent and head only: the Czech gold labels most remnants
+``dep``, which the rule never writes).  Beside them: gold and system empty nodes, the ``EmptyNodes`` F1 of ``eud evaluate``
 (empty nodes matched by position), and the ``orphan`` relations in the gold and system trees,
 since the gapping rule only makes an empty node over an ``orphan``.
 
@@ -77,6 +78,14 @@ def gap_edges(file: ScoringFile, to_gold: list[int] | None = None) -> Counter:
     return edges
 
 
+def unlabelled(edges: Counter) -> Counter:
+    """Gap edges without their path labels: (dependent, head) pairs (unaligned ones stay apart)."""
+    out: Counter = Counter()
+    for key, n in edges.items():
+        out[key[:-1]] += n
+    return out
+
+
 def prf(match: int, system: int, gold: int) -> dict[str, float]:
     """Precision, recall and F1 in percent (0 when undefined)."""
     p = 100 * match / system if system else 0.0
@@ -93,6 +102,7 @@ def score(gold: list[Sentence], system: list[Sentence]) -> Counter:
     c: Counter = Counter()
     c["gold_edges"], c["sys_edges"] = sum(g_edges.values()), sum(s_edges.values())
     c["match"] = sum((g_edges & s_edges).values())
+    c["unlabelled_match"] = sum((unlabelled(g_edges) & unlabelled(s_edges)).values())
     c["gold_empty"] = sum(len(s.empty_nodes) for s in gold)
     c["sys_empty"] = sum(len(s.empty_nodes) for s in system)
     nodes = empty_node_scores(g_file, s_file, alignment).get("EmptyNodes")
@@ -107,6 +117,7 @@ def figures(c: Counter) -> dict:
     """The reported figures of one set of counts."""
     return {"gap-edge": prf(c["match"], c["sys_edges"], c["gold_edges"]),
             "gap edges gold/system/matched": [c["gold_edges"], c["sys_edges"], c["match"]],
+            "unlabelled gap-edge F1": prf(c["unlabelled_match"], c["sys_edges"], c["gold_edges"])["F1"],
             "empty nodes gold/system": [c["gold_empty"], c["sys_empty"]],
             "EmptyNodes F1": prf(c["empty_match"], c["sys_empty"], c["gold_empty"])["F1"],
             "orphan gold/system": [c["gold_orphan"], c["sys_orphan"]]}
@@ -126,12 +137,12 @@ def parse(lang: str, text: Path, out: Path, threads: int) -> float:
 
 def table(rows: Iterable[tuple[str, dict]]) -> str:
     """A markdown table of per-treebank / per-language figures."""
-    head = ("| set | gap-edge P / R / F1 | gap edges gold / system | empty nodes gold / system | EmptyNodes F1 "
-            "| orphan gold / system |")
-    lines = [head, "|---|---|---|---|---|---|"]
+    head = ("| set | gap-edge P / R / F1 | unlabelled F1 | gap edges gold / system | empty nodes gold / system "
+            "| EmptyNodes F1 | orphan gold / system |")
+    lines = [head, "|---|---|---|---|---|---|---|"]
     for name, f in rows:
         g = f["gap-edge"]
-        lines.append(f"| {name} | {g['P']:.1f} / {g['R']:.1f} / {g['F1']:.1f} "
+        lines.append(f"| {name} | {g['P']:.1f} / {g['R']:.1f} / {g['F1']:.1f} | {f['unlabelled gap-edge F1']:.1f} "
                      f"| {f['gap edges gold/system/matched'][0]} / {f['gap edges gold/system/matched'][1]} "
                      f"| {f['empty nodes gold/system'][0]} / {f['empty nodes gold/system'][1]} "
                      f"| {f['EmptyNodes F1']:.1f} | {f['orphan gold/system'][0]} / {f['orphan gold/system'][1]} |")
