@@ -192,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
                  else "IWPT test sets, scored once at the end")
         record("gapping", f"languages_{args.split}",
                {"split": args.split, "per language": per_lang, "per treebank": per_set, "parse seconds": seconds},
-               label=label, command=command_line("eval.gapping.languages"), notes=notes)
+               label=label, command=command_line("eval.gapping.languages"), notes=notes, rows="per language")
     return 0
 
 
