@@ -116,11 +116,11 @@ def score(gold: list[Sentence], system: list[Sentence]) -> Counter:
 def figures(c: Counter) -> dict:
     """The reported figures of one set of counts."""
     return {"gap-edge": prf(c["match"], c["sys_edges"], c["gold_edges"]),
-            "gap edges gold/system/matched": [c["gold_edges"], c["sys_edges"], c["match"]],
             "unlabelled gap-edge F1": prf(c["unlabelled_match"], c["sys_edges"], c["gold_edges"])["F1"],
-            "empty nodes gold/system": [c["gold_empty"], c["sys_empty"]],
+            "gap edges gold": c["gold_edges"], "gap edges system": c["sys_edges"], "gap edges matched": c["match"],
+            "empty nodes gold": c["gold_empty"], "empty nodes system": c["sys_empty"],
             "EmptyNodes F1": prf(c["empty_match"], c["sys_empty"], c["gold_empty"])["F1"],
-            "orphan gold/system": [c["gold_orphan"], c["sys_orphan"]]}
+            "orphan gold": c["gold_orphan"], "orphan system": c["sys_orphan"]}
 
 
 def parse(lang: str, text: Path, out: Path, threads: int) -> float:
@@ -143,9 +143,9 @@ def table(rows: Iterable[tuple[str, dict]]) -> str:
     for name, f in rows:
         g = f["gap-edge"]
         lines.append(f"| {name} | {g['P']:.1f} / {g['R']:.1f} / {g['F1']:.1f} | {f['unlabelled gap-edge F1']:.1f} "
-                     f"| {f['gap edges gold/system/matched'][0]} / {f['gap edges gold/system/matched'][1]} "
-                     f"| {f['empty nodes gold/system'][0]} / {f['empty nodes gold/system'][1]} "
-                     f"| {f['EmptyNodes F1']:.1f} | {f['orphan gold/system'][0]} / {f['orphan gold/system'][1]} |")
+                     f"| {f['gap edges gold']} / {f['gap edges system']} "
+                     f"| {f['empty nodes gold']} / {f['empty nodes system']} "
+                     f"| {f['EmptyNodes F1']:.1f} | {f['orphan gold']} / {f['orphan system']} |")
     return "\n".join(lines)
 
 
