@@ -26,7 +26,7 @@ scores the IWPT test sets; it is run once, at the end.
 
 usage (from the repository root)::
 
-    python -m eval.gapping.languages                     # dev, all four languages (about 10 min on 2 busy cores)
+    python -m eval.gapping.languages                     # dev, all four languages (about 3 min on 2 busy cores)
     python -m eval.gapping.languages --lang lv --reuse   # score parses already in --out-dir again
     python -m eval.gapping.languages --split test        # once, at the end
 """
