@@ -72,3 +72,42 @@ def test_no_system_empty_nodes_scores_zero_not_an_error():
 def test_different_texts_are_refused():
     with pytest.raises(ScoringError, match="texts differ"):
         score(list(parse_conllu(GOLD)), list(parse_conllu(SYSTEM.replace("bronze", "silver"))))
+
+
+LATVIAN = """\
+# newdoc id = fixture
+# sent_id = fixture-1
+# text = Jānis nopirka ābolus, un Pēteris — bumbierus.
+1\tJānis\tJānis\tPROPN\t_\t_\t2\tnsubj\t2:nsubj\t_
+2\tnopirka\tnopirkt\tVERB\t_\t_\t0\troot\t0:root\t_
+3\tābolus\tābols\tNOUN\t_\t_\t2\tobj\t2:obj\tSpaceAfter=No
+4\t,\t,\tPUNCT\t_\t_\t6\tpunct\t6.1:punct\t_
+5\tun\tun\tCCONJ\t_\t_\t6\tcc\t6.1:cc\t_
+6\tPēteris\tPēteris\tPROPN\t_\t_\t2\tconj\t6.1:nsubj\t_
+6.1\tnopirka\tnopirkt\tVERB\t_\t_\t_\t_\t2:conj\tCopyOf=2
+7\t—\t—\tPUNCT\t_\t_\t8\tpunct\t6.1:punct\t_
+8\tbumbierus\tbumbieris\tNOUN\t_\t_\t6\torphan\t6.1:obj\tSpaceAfter=No
+9\t.\t.\tPUNCT\t_\t_\t2\tpunct\t2:punct\t_
+
+"""
+
+
+def test_a_test_split_is_parsed_from_raw_text_and_scored(tmp_path, capsys):
+    # The --split test path end to end on a hand-written treebank, with the shipped Latvian pipeline.
+    import lzma
+
+    from eud.conllu import read_conllu
+    from eval.gapping.languages import main
+
+    (tmp_path / "ud" / "lv_lvtb").mkdir(parents=True)
+    (tmp_path / "ud" / "lv_lvtb" / "lv_lvtb-ud-test.conllu.xz").write_bytes(lzma.compress(LATVIAN.encode("utf-8")))
+    out = tmp_path / "out"
+    assert main(["--lang", "lv", "--split", "test", "--data", str(tmp_path / "ud"), "--out-dir", str(out),
+                 "--no-record"]) == 0
+    parsed = list(read_conllu(out / "lv_lvtb-test.parsed.conllu"))
+    assert "".join(w.form for s in parsed for w in s.words) == "Jānisnopirkaābolus,unPēteris—bumbierus."
+    table = capsys.readouterr().out
+    # Gold side of the row: 5 gap edges (Pēteris, bumbierus, the comma, un, the dash), 1 empty node, 1 orphan.
+    row = next(line for line in table.splitlines() if line.startswith("| lv_lvtb "))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[3].startswith("5 / ") and cells[4].startswith("1 / ") and cells[6].startswith("1 / ")
