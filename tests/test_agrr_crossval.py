@@ -44,3 +44,32 @@ def test_combine_joins_the_picks_of_different_families():
     assert joint == Setting(parser=ParserSetting(2.0), chain_gaps=False, constants=(("CASE_COST", 4.0),))
     assert joint.describe() == {"orphan_bias": 2.0, "orphan_check": False, "chain_gaps": False, "CASE_COST": 4.0}
     assert combine([SHIPPED, SHIPPED]).describe() == {"shipped": True}
+
+
+ROWS = ["Маша купила яблоки, а Петя — груши.", "Он читал книгу.",
+        "Цены выросли на 5%, а зарплаты — на 3%.", "Одни голосовали за, другие - против.",
+        "Производство возросло на 16,4% (в 2004 г. — на 16,7%)."]
+
+
+def test_replaying_the_shipped_setting_gives_what_eud_agrr_answers():
+    # The real ru_agrr parser once, through the cache's parse; then the replay against eud.agrr.system's own path.
+    from eud.agrr import AgrrRow, score
+    from eud.agrr.system import predict_rows
+    from eud.pipeline import Pipeline
+    from eval.agrr.cache import MODEL, parse
+    from eval.agrr.crossval import Replayer
+
+    rows = [AgrrRow(t) for t in ROWS]
+    parsed = parse(rows, SHIPPED_PARSER)
+    shipped = [a for a, _ in predict_rows(Pipeline.load(MODEL, graph_mode="rules").parse_sentences, rows)]
+    assert any(a.cls for a in shipped)  # the model finds at least one of these gaps
+    # eud agrr's own answers as the gold: the replay must reproduce them, so every metric is perfect.
+    replayer = Replayer(shipped, {SHIPPED_PARSER: parsed})
+    assert [a.cells() for a in replayer.answers(SHIPPED)] == [a.cells() for a in shipped]
+    assert replayer.scores(SHIPPED, list(range(len(ROWS)))) == score(shipped, shipped)
+    assert replayer.scores(SHIPPED, list(range(len(ROWS))))["full"] == 1.0
+    # Without the dash and chain gaps the answers come from the parser's trees alone (eud agrr's dashes=False).
+    plain = [a for a, _ in predict_rows(Pipeline.load(MODEL, graph_mode="rules").parse_sentences, rows, dashes=False)]
+    no_regap = Setting(dash_gaps=False, chain_gaps=False)
+    assert [a.cells() for a in replayer.answers(no_regap)] == [a.cells() for a in plain]
+    assert [a.cells() for a in plain] != [a.cells() for a in shipped]  # the bracketed dash gap needs regap
