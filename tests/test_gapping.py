@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import needs_shared, shared_files
+from conftest import SHARED_UD, needs_shared, shared_files
 
 from eud.conllu import format_sentence, parse_conllu, read_conllu
 from eud.enhance.profiles import ProfileError, language_style, profile_from_dict, profile_style
@@ -183,7 +184,7 @@ def test_treebanks_no_orphan_or_dep_left() -> None:
 
 def test_style_lookup() -> None:
     """Styles come from the profiles' [gapping] tables: a treebank's own wins over its language's."""
-    assert Gapping(style=language_style("lv_lvtb")).style == Style(place="promoted_word")
+    assert Gapping(style=language_style("lv_lvtb")).style == Style(place="promoted_word", unanchored=True)
     english = {"place": "before_first", "propagate": False, "skip_penalty": 0.5, "punct_after": False,
                "punct_embedded": False, "nested": True, "person_cost": 2.0,
                "contrasts": ("some/other", "one/other", "one/another", "former/latter"), "unstressed": ("it",)}
@@ -272,13 +273,18 @@ def test_random_trees_give_valid_graphs() -> None:
             for i in range(1, n + 1)
         ]
         sentence = Sentence(words=words)
-        enhance(sentence, language=rng.choice([None, "lv", "en_ewt", "nl", "fi"]))
+        language = rng.choice([None, "lv", "en_ewt", "nl", "fi"])
+        enhance(sentence, language=language)
         assert check_sentence(sentence) == []
+        for node in sentence.empty_nodes:  # an empty node copies a word (lv_lvtb: or stands for an unpronounced one)
+            if node.misc == "_" and language == "lv":
+                assert (node.form, node.lemma, node.upos) == ("_", "_", "VERB")
+                continue
+            assert node.form.startswith("w") and node.lemma.startswith("l") and "CopyOf=" in node.misc
         for head, dep, label in sentence.enhanced:
-            assert label != "orphan" and not (head[1] and label == "dep")
-        orphans = [w for w in words if w.deprel == "orphan"]
-        if orphans:
-            assert sentence.empty_nodes
+            assert not (head[1] and label == "dep")
+            # Left only where the clause has no antecedent: between words, as the basic tree has it.
+            assert label != "orphan" or (head[1] == 0 and dep[1] == 0)
 
 
 def test_parataxis_echo_takes_its_head_as_antecedent() -> None:
@@ -584,3 +590,70 @@ def test_a_remnant_contrasting_with_a_predicate_keeps_it_out_of_the_elided_chain
     # Zurich's relation comes from its own form: Stockholm is no dependent of the antecedent.
     (clause,) = Gapping(style=language_style("en")).alignments(sentence)
     assert [c.form if c else None for c in clause.correlates] == ["higher", None]
+
+
+# The promoted remnant is the root (a fragment), or hangs by advcl: nothing pronounced to copy.
+NO_ANTECEDENT = """# sent_id = root-remnant
+# text = And Mary a pear.
+1	And	and	CCONJ	CC	_	2	cc	_	_
+2	Mary	Mary	PROPN	NNP	Number=Sing	0	root	_	_
+3	a	a	DET	DT	Definite=Ind|PronType=Art	4	det	_	_
+4	pear	pear	NOUN	NN	Number=Sing	2	orphan	_	SpaceAfter=No
+5	.	.	PUNCT	.	_	2	punct	_	_
+
+# sent_id = advcl-remnant
+# text = The first is marked by loss, while the second by gain.
+1	The	the	DET	DT	_	2	det	_	_
+2	first	first	ADJ	JJ	Degree=Pos	4	nsubj:pass	_	_
+3	is	be	AUX	VBZ	_	4	aux:pass	_	_
+4	marked	mark	VERB	VBN	Tense=Past|VerbForm=Part|Voice=Pass	0	root	_	_
+5	by	by	ADP	IN	_	6	case	_	_
+6	loss	loss	NOUN	NN	Number=Sing	4	obl	_	SpaceAfter=No
+7	,	,	PUNCT	,	_	10	punct	_	_
+8	while	while	SCONJ	IN	_	10	mark	_	_
+9	the	the	DET	DT	_	10	det	_	_
+10	second	second	ADJ	JJ	Degree=Pos	4	advcl	_	_
+11	by	by	ADP	IN	_	12	case	_	_
+12	gain	gain	NOUN	NN	Number=Sing	10	orphan	_	SpaceAfter=No
+13	.	.	PUNCT	.	_	4	punct	_	_
+
+"""
+
+
+def test_no_antecedent_no_empty_node() -> None:
+    """An empty node copies a pronounced predicate: with none to copy, none is made, and the graph still validates."""
+    from eud.pipeline import enhance as enhance_all
+    from eud.validate import check_sentence
+
+    sentences = enhance_all(parse_conllu(NO_ANTECEDENT), "en")
+    for sentence in sentences:
+        assert sentence.empty_nodes == [], sentence.sent_id
+        assert check_sentence(sentence) == [], sentence.sent_id
+        orphan = next(w for w in sentence.words if w.deprel == "orphan")
+        # The basic tree's orphan edge stays: nothing else says where the remnant belongs.
+        assert [(h, label) for h, _, label in sentence.enhanced.heads(orphan.node)] == [((orphan.head, 0), "orphan")]
+    text = "".join(format_sentence(s) for s in sentences)
+    assert "CopyOf" not in text and "\n1.1\t" not in text
+
+
+def test_every_empty_node_copies_a_word() -> None:
+    """On the GAPPING corpus's gold orphan trees, every empty node the enhancer writes copies a word: CopyOf, its form and lemma."""
+    path = SHARED_UD.parent / "gapping" / "gapping-orphan-basic.dev.conllu.xz"
+    if not path.exists():
+        pytest.skip(f"GAPPING corpus not found at {path.parent}")
+    from eud.conllu import open_text
+    from eud.nn.data import strip_enhanced
+    from eud.pipeline import enhance as enhance_all
+
+    with open_text(path) as f:
+        trees = parse_conllu(strip_enhanced(f.read()))
+    nodes = 0
+    for sentence in enhance_all(trees, "en"):
+        for node in sentence.empty_nodes:
+            nodes += 1
+            copied = re.search(r"(?:^|\|)CopyOf=(\d+)(?:\||$)", node.misc)
+            assert copied is not None, (sentence.sent_id, node)
+            word = sentence.word(int(copied.group(1)))
+            # The lemma is the copied word's, "_" where the file gives that word none.
+            assert node.form == word.form != "_" and node.lemma == word.lemma, (sentence.sent_id, node)
+    assert nodes > 80

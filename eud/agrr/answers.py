@@ -1104,7 +1104,7 @@ def passive_participle(word: Word) -> bool:
     return PARTICIPLE.search(form) is not None
 
 
-def unsupported(words: list[Word], node: EmptyNode, remnants: list[Word]) -> bool:
+def unsupported(words: list[Word], copied: int | None, remnants: list[Word]) -> bool:
     """Whether nothing but the ``orphan`` relation says a verb is elided: no antecedent, no dash standing for it.
 
     A gapped clause is a conjunct of its full clause, and the gapping rule
@@ -1120,30 +1120,52 @@ def unsupported(words: list[Word], node: EmptyNode, remnants: list[Word]) -> boo
     dropped such gaps by the promoted remnant's relation instead, removed
     the same training rows but lost true gaps on the held-apart fifth.)
     """
-    return copy_of(node) is None and not any(gap_dash(words, i) for i in range(remnants[0].id + 1, remnants[-1].id))
+    return copied is None and not any(gap_dash(words, i) for i in range(remnants[0].id + 1, remnants[-1].id))
+
+
+def gapped_clauses(sentence: Sentence) -> list[tuple[int, Word | None, list[Word], int | None]]:
+    """Each gapped clause in text order: where its gap is, its promoted remnant, its remnants, the word copied.
+
+    A clause with an empty node is read off the graph (:func:`remnants_of`, the node's ``CopyOf``);
+    one the gapping rule made no empty node for, having found no antecedent to copy, off the
+    basic tree's ``orphan`` relations, its gap after the promoted remnant.
+    """
+    words = sentence.words
+    out = []
+    governed: set[int] = set()
+    for node in sorted(sentence.empty_nodes, key=lambda e: e.node):
+        promoted, remnants = remnants_of(sentence, node)
+        if promoted is not None:
+            governed.add(promoted.id)
+        out.append((node.major, promoted, remnants, copy_of(node)))
+    heads = sorted({w.head for w in words if w.deprel == "orphan" and w.head and w.head not in governed
+                    and words[w.head - 1].deprel != "orphan"})
+    for head in heads:
+        promoted = words[head - 1]
+        remnants = [promoted] + [w for w in words if w.head == head and w.deprel == "orphan"]
+        out.append((head, promoted, sorted(remnants, key=lambda w: w.id), None))
+    return sorted(out, key=lambda clause: clause[0])
 
 
 def answer(sentence: Sentence, offsets: list[tuple[int, int]], text: str) -> AgrrRow:
     """The AGRR row for an enhanced sentence of ``text`` whose words have these offsets."""
     row = AgrrRow(text)
-    nodes = sorted(sentence.empty_nodes, key=lambda e: e.node)
-    if not nodes or not offsets:
+    clauses = gapped_clauses(sentence)
+    if not clauses or not offsets:
         return row
     tree = BasicTree(sentence)
     words = sentence.words
     spans = row.spans
-    for n, node in enumerate(nodes):
-        promoted, remnants = remnants_of(sentence, node)
+    for after, promoted, remnants, copied in clauses:
         # An introductory word is no remnant; a clause left with one remnant is no gapping (parenthetical()).
         remnants = [r for r in remnants if not parenthetical(tree, r, promoted, remnants)]
-        if promoted is None or len(remnants) < 2 or unsupported(words, node, remnants):
+        if promoted is None or len(remnants) < 2 or unsupported(words, copied, remnants):
             continue
         phrase = remnant_spans(tree, offsets, promoted, remnants)
         if len(phrase) > 1:
             # AGRR's gap comes right before the second remnant.
             spans["V"].append((phrase[1][0],) * 2)
         else:
-            after = node.major
             # Step over punctuation standing for the verb (a dash, a comma).
             while after < len(words) - 1 and not any(ch.isalnum() for ch in words[after].form):
                 after += 1
@@ -1153,7 +1175,6 @@ def answer(sentence: Sentence, offsets: list[tuple[int, int]], text: str) -> Agr
         paired = [first[0], second[0]] if second else remnants[:2]
         source = None
         if not spans["cV"]:
-            copied = copy_of(node)
             source = words[(verb_of(sentence, copied, False) if copied else antecedent(sentence, promoted)) - 1]
             # A bracketed aside's framing adverbial is no remnant (framing()): *(в 2004 г. — на 16,7%)*.
             if (len(phrase) == len(remnants) == 2 and _bracketed(words, offsets, phrase[0])

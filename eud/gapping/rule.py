@@ -193,6 +193,10 @@ class Style:
     # A remnant may pair with a modifier of the antecedent's nominal argument and
     # take that argument's relation (the elided nominal's, to which it is promoted).
     promoted: bool = False
+    # A clause with no antecedent still gets an empty node, with no form, lemma or CopyOf, for a
+    # predicate the text never pronounced (lv_lvtb's *Kā tu tā?*); otherwise it gets none, since an
+    # empty node copies a word, and its orphan edges stay.
+    unanchored: bool = False
 
     @cached_property
     def pairing(self) -> Pairing:
@@ -250,7 +254,9 @@ class Gapping:
         restored: dict[int, NodeId] = {}
         # Outer clauses first, so that an inner one can hang from their empty node.
         for p in sorted(groups, key=lambda i: (self._depth(words, i), i)):
-            restored[p] = self._restore(tree, words[p - 1], groups[p], restored)
+            node = self._restore(tree, words[p - 1], groups[p], restored)
+            if node is not None:
+                restored[p] = node
 
     @classmethod
     def _groups(cls, words: list[Word]) -> dict[int, list[Word]]:
@@ -332,7 +338,15 @@ class Gapping:
             chain, labels, matched = self._deeper(tree, remnants, source, labels, matched)
         return source, chain, labels, matched, False
 
-    def _restore(self, tree: BasicTree, p: Word, orphans: list[Word], restored: dict[int, NodeId]) -> NodeId:
+    def _restore(self, tree: BasicTree, p: Word, orphans: list[Word], restored: dict[int, NodeId]) -> NodeId | None:
+        """The empty node of ``p``'s gapped clause, written into the graph; None when there is no
+        antecedent to copy (unless the style is ``unanchored``): an empty node copies a pronounced
+        predicate (its form, lemma and ``CopyOf``), and the clause's ``orphan`` edges stay as the
+        basic tree has them."""
+        remnants = sorted([p] + orphans, key=lambda w: w.id)
+        source, chain, labels, matched, lifted = self._resolve(tree, p, remnants)
+        if source is None and not self.style.unanchored:
+            return None
         sentence = tree.sentence
         words = sentence.words
         graph = sentence.enhanced
@@ -342,8 +356,6 @@ class Gapping:
         if parent[0] in restored and (p.udeprel == "conj" or self._moves(p, words[parent[0] - 1])):
             graph.discard(restored[parent[0]], p.node, p.deprel)
             parent = restored[parent[0]]
-        remnants = sorted([p] + orphans, key=lambda w: w.id)
-        source, chain, labels, matched, lifted = self._resolve(tree, p, remnants)
         if lifted:
             # The conjunct contrasts with an argument of a verb, not with a
             # noun's dependents: the verb is what was elided.
@@ -400,7 +412,7 @@ class Gapping:
         return levels.get(head, next(iter(levels.values())))
 
     def _columns(self, source: Word | None) -> dict[str, str]:
-        """FORM to FEATS (and ``CopyOf``) of an empty node copying ``source``; a bare ``VERB`` without one."""
+        """FORM to FEATS (and ``CopyOf``) of an empty node copying ``source``; a bare ``VERB`` without one (``unanchored``)."""
         columns = {"form": "_", "lemma": "_", "upos": "_", "xpos": "_", "feats": "_", "misc": "_"}
         if source is None:
             columns["upos"] = "VERB"
