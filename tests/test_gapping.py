@@ -592,7 +592,7 @@ def test_a_remnant_contrasting_with_a_predicate_keeps_it_out_of_the_elided_chain
     assert [c.form if c else None for c in clause.correlates] == ["higher", None]
 
 
-# The promoted remnant is the root (a fragment), or hangs by advcl: nothing pronounced to copy.
+# The promoted remnant is the root (a fragment): nothing pronounced to copy.
 NO_ANTECEDENT = """# sent_id = root-remnant
 # text = And Mary a pear.
 1	And	and	CCONJ	CC	_	2	cc	_	_
@@ -601,7 +601,10 @@ NO_ANTECEDENT = """# sent_id = root-remnant
 4	pear	pear	NOUN	NN	Number=Sing	2	orphan	_	SpaceAfter=No
 5	.	.	PUNCT	.	_	2	punct	_	_
 
-# sent_id = advcl-remnant
+"""
+
+# An adverbial clause of contrast echoes its head: the head is the antecedent.
+ADVCL_GAP = """# sent_id = advcl-remnant
 # text = The first is marked by loss, while the second by gain.
 1	The	the	DET	DT	_	2	det	_	_
 2	first	first	ADJ	JJ	Degree=Pos	4	nsubj:pass	_	_
@@ -657,3 +660,16 @@ def test_every_empty_node_copies_a_word() -> None:
             # The lemma is the copied word's, "_" where the file gives that word none.
             assert node.form == word.form != "_" and node.lemma == word.lemma, (sentence.sent_id, node)
     assert nodes > 80
+
+
+def test_an_adverbial_clause_of_contrast_copies_its_head() -> None:
+    """*A is marked by loss, while B by gain*: the gapped advcl restores its head verb, with CopyOf."""
+    from eud.pipeline import enhance as enhance_all
+
+    (sentence,) = enhance_all(parse_conllu(ADVCL_GAP), "en")
+    (node,) = sentence.empty_nodes
+    assert (node.form, node.lemma, node.misc) == ("marked", "mark", "CopyOf=4")
+    heads = {sentence.word(i).form: [(h, label.split(":")[0]) for h, _, label in sentence.enhanced.heads((i, 0))]
+             for i in (10, 12)}
+    assert heads["second"] == [(node.node, "nsubj")] and heads["gain"] == [(node.node, "obl")]
+    assert (4, 0) in [h for h, _, label in sentence.enhanced.heads(node.node) if label.startswith("advcl")]

@@ -21,9 +21,9 @@ For each word P with ``orphan`` children (the promoted remnant) this rule
   gapped conjuncts, the first pronounced one; the verb above that head when
   P conjoins a noun argument and the remnants fit the verb better, as in
   *seen in one study and in another after two years*; the head of a
-  ``parataxis`` or ``reparandum`` that echoes it), with ``CopyOf=A``.
-  Without an antecedent (a promoted ``root``, ``advcl``, ...) E is a bare
-  ``VERB``;
+  ``parataxis``, ``reparandum`` or ``advcl`` that echoes it), with ``CopyOf=A``.
+  Without an antecedent (a promoted ``root``, ...) no empty node is made and the
+  ``orphan`` edges stay, unless the profile's ``unanchored`` asks for a bare ``VERB``;
 * gives E P's incoming edge (``A -conj-> E``, ``0 -root-> E``, ...);
 * labels P and its orphans by aligning each with a *correlate* among A's
   dependents (:mod:`eud.gapping.correlates`): same UPOS class, same case/mark
@@ -120,9 +120,10 @@ SHARED_OBJ = {"obj", "xcomp", "expl"}
 # With Style.share_obj, also a phrasal verb's particle: it is elided with the verb
 # ("Brazil would give up 500,000 bags and Colombia 200,000 bags").
 SHARED_PARTICLE = "compound:prt"
-# Relations of a gapped clause that echoes its head's predicate
-# ("the X has 6400, the Y only 3200"): the head is the antecedent.
-ECHOING = {"parataxis", "reparandum"}
+# Relations of a gapped clause that echoes its head's predicate: the head is the antecedent
+# ("the X has 6400, the Y only 3200"; an adverbial clause of contrast or comparison,
+# "A is marked by loss, while B by gain", "more apples than Mary pears").
+ECHOING = {"parataxis", "reparandum", "advcl"}
 # Relations by which a nominal antecedent can stand in a verb's clause.
 ARGUMENTS = {"nsubj", "obj", "iobj", "obl", "xcomp", "advmod"}
 # Dependents that make a nominal a predicate.
