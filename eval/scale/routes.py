@@ -87,6 +87,8 @@ class OrtBert:
         if threads:
             options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
+        # No busy-waiting between runs: the parser's own torch work follows each encoder call on the same cores.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
     def __call__(self, input_ids: object, attention_mask: object, output_hidden_states: bool = True) -> object:
