@@ -16,7 +16,7 @@ Routes: ``torch-fp32``; ``torch-int8`` (``torch.ao.quantization.quantize_dynamic
 ``Linear`` layers, the parser's own ``int8``); ``ort-fp32``; ``ort-int8`` (per-tensor,
 ``quantize_dynamic`` of MatMul and Gemm), ``ort-int8-pc`` (per-channel) and
 ``ort-int8-matmul`` (MatMul only), and ``ort-int8-pc-ffn32`` (per-channel, the feed-forward
-down-projections kept fp32; not run by default).  Needs ``onnxruntime`` (and ``onnx`` for quantization).
+down-projections kept fp32).  Needs ``onnxruntime`` (and ``onnx`` for quantization).
 
 Other work shares the machine's cores: the figures are measurements under load, so
 routes are compared only with each other in the same run; the CPU model, flags and the
@@ -180,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--words", type=int, default=3000, help="words of en_ewt dev timed per route")
     ap.add_argument("--elas-words", type=int, default=5000, help="words of en_ewt dev parsed per route for ELAS (0: none)")
     ap.add_argument("--routes", nargs="+", default=["torch-fp32", "torch-int8", "ort-fp32", "ort-int8",
-                                                     "ort-int8-pc", "ort-int8-matmul"])
+                                                     "ort-int8-pc", "ort-int8-matmul", "ort-int8-pc-ffn32"])
     ap.add_argument("--repeat", type=int, default=3, help="timed passes per route; the best counts")
     ap.add_argument("--notes", default="")
     args = ap.parse_args(argv)
