@@ -115,3 +115,14 @@ assert type(check.encoder._model).__name__ == "BertModel" and check.encoder._cac
     assert "no transformers" in ours.stderr, ours.stderr
     assert ours.stdout == reference.stdout
     assert ours.stdout.count("\n1\t") >= 4
+
+
+def test_loading_imports_no_compiler(minilm):
+    """Building the network must not pull in torch._dynamo (seconds of start-up; a meta-device build did)."""
+    code = ("import sys\nfrom eud.nn.bert import load_bert\n"
+            f"model = load_bert({minilm!r})\n"
+            "print(sum(p.numel() for p in model.parameters()), 'torch._dynamo' in sys.modules)\n")
+    env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
+    count, dynamo = out.split()
+    assert int(count) > 20_000_000 and dynamo == "False"

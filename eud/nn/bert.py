@@ -220,8 +220,10 @@ def load_bert(folder: str | Path, *, weights: bool = True) -> Bert:
     config = BertConfig.from_folder(folder)
     if not weights:
         return Bert(config).eval()
-    with torch.device("meta"):  # no random initialisation of tables the file overwrites
-        model = Bert(config)
+    # Built on the CPU, not under torch.device("meta"): that mode sends the initialisers through
+    # torch's reference ops, which import torch._dynamo (seconds of start-up); a random
+    # initialisation of a MiniLM takes a fraction of a second, and assign=True drops it.
+    model = Bert(config)
     own = model.state_dict()
     state = {}
     with safe_open(str(Path(folder) / "model.safetensors"), framework="pt") as f:

@@ -29,6 +29,7 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Iterable
+from operator import itemgetter
 from pathlib import Path
 
 from eud.atomic import write_text_atomically
@@ -116,13 +117,19 @@ class Lemmatizer:
         """
         table = self._suffixes.get(upos)
         if table is None:
-            votes: dict[str, Counter] = {}
+            # Plain dicts, not a Counter per suffix (ten thousands of them): max() takes the first
+            # script with the most votes, as Counter.most_common(1) does.
+            votes: dict[str, dict[str, int]] = {}
             for form, lemma in self.lexicon.get(upos, {}).items():
-                script = edit_script(form.lower(), (lemma or form).lower())
                 low = form.lower()
+                script = edit_script(low, (lemma or form).lower())
                 for n in range(1, min(LONGEST_SUFFIX, len(low) - 1) + 1):
-                    votes.setdefault(low[-n:], Counter())[script] += 1
-            table = self._suffixes[upos] = {suffix: c.most_common(1)[0][0] for suffix, c in votes.items()}
+                    counts = votes.get(low[-n:])
+                    if counts is None:
+                        votes[low[-n:]] = {script: 1}
+                    else:
+                        counts[script] = counts.get(script, 0) + 1
+            table = self._suffixes[upos] = {suffix: max(c.items(), key=itemgetter(1))[0] for suffix, c in votes.items()}
         return table
 
     @classmethod
