@@ -188,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     from eud.conllu import read_conllu
-    from eud.nn.model import quantize_int8
+    from eud.nn.network import quantize_int8
     from eud.pipeline import Pipeline
     from eval.scale.speed import gold_file
 
