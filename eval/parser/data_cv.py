@@ -1,0 +1,174 @@
+"""Does a training file help?  k-fold cross-validation over a dev split, one parser per fold and design.
+
+Issue 36 adds training files a language did not have (the lt_alksnis r2.4 train, the lv_lvtb r2.0
+train).  Whether a file helps is a choice, so it is made the way every choice is made here
+(``eval/crossval.py``): the dev split that the shipped model trains on is cut into k folds by
+document (``# newdoc``; contiguous blocks where there are none), and for each fold and each design a
+parser is trained on the other folds plus the design's files and scores the held fold from gold
+tokens.  The designs are the recipe's own training data ("without") and the same plus ``--add``
+("with").  Each parser picks its epoch on its own tuning slice (``tune_every`` of the recipe), which
+comes from its training files, so the held fold decides nothing inside a run.
+
+The choice between designs is then cross-validated over the folds (choose on k-1, score the held
+one) and reported with the held-fold mean, spread and optimism.  Models and fold files are written
+under ``--work``; a rerun resumes unfinished trainings from their checkpoints and reuses finished
+ones.  One result: ``eval/results/parser/data_cv_<lang>.json``.
+
+usage (from the repository root, ``../shared`` beside it):
+  python -m eval.parser.data_cv --recipe recipes/lt_alksnis.toml \\
+      --folds-of ud/lt_alksnis/lt_alksnis-ud-dev.conllu.xz --add ud/lt_alksnis/lt_alksnis-ud-train.conllu.xz \\
+      --k 2 --max-epochs 40 --work work/data_cv/lt
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import lzma
+import statistics
+from pathlib import Path
+
+from eud.recipe import load_recipe
+from eval.common import REPO, SHARED, command_line, record
+from eval.crossval import cross_validate
+
+DESIGNS = ("without", "with")
+COLUMNS = ("UPOS", "Lemmas", "LAS", "ELAS")
+
+
+def read_blocks(path: Path) -> list[str]:
+    """The sentence blocks of a CoNLL-U file (``.xz`` or plain), each without its trailing blank line."""
+    opener = lzma.open if path.suffix == ".xz" else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        text = f.read()
+    return [b.strip("\n") for b in text.split("\n\n") if b.strip()]
+
+
+def document_folds(blocks: list[str], k: int) -> list[int]:
+    """Each block's fold: whole documents (``# newdoc``) dealt to the fold with fewest sentences so far.
+
+    A file with fewer documents than folds is cut into k contiguous blocks instead.
+    """
+    docs: list[list[int]] = []
+    for i, block in enumerate(blocks):
+        if not docs or any(line.startswith("# newdoc") for line in block.splitlines()):
+            docs.append([])
+        docs[-1].append(i)
+    if len(docs) < k:
+        size = -(-len(blocks) // k)
+        return [i // size for i in range(len(blocks))]
+    folds = [0] * len(blocks)
+    sizes = [0] * k
+    for doc in sorted(docs, key=len, reverse=True):
+        fold = min(range(k), key=lambda f: (sizes[f], f))
+        sizes[fold] += len(doc)
+        for i in doc:
+            folds[i] = fold
+    return folds
+
+
+def train_config(recipe_config: dict, train: list[str], work: Path, overrides: dict) -> dict:
+    """The recipe's training config with other training files, its own work folder and the overrides."""
+    config = {k: v for k, v in recipe_config.items() if k not in ("dev", "extra_dev", "test", "init_from")}
+    config.update(train=train, output=str(work / "model"), work_dir=str(work), **overrides)
+    return config
+
+
+def shared_path(value: str) -> str:
+    """A data path of a recipe, absolute under the shared data folder."""
+    return str(SHARED / value)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--recipe", required=True, help="the shipped model's recipe (its 'train' stage gives the data and settings)")
+    ap.add_argument("--stage", default="parser", help="the recipe's training stage (default: parser)")
+    ap.add_argument("--folds-of", required=True, help="the training file cut into folds (a path under ../shared/data)")
+    ap.add_argument("--add", nargs="+", required=True, help="the file(s) the 'with' design adds")
+    ap.add_argument("--k", type=int, default=2)
+    ap.add_argument("--max-epochs", type=int, help="override the recipe's max_epochs (the same for both designs)")
+    ap.add_argument("--max-steps", type=int, help="a smoke run: stop each training after this many steps, record nothing")
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--work", default=None, help="models and fold files (default: work/data_cv/<lang>)")
+    args = ap.parse_args()
+
+    recipe = load_recipe(args.recipe)
+    stage = next((s for s in recipe["stage"] if s["name"] == args.stage and s["kind"] == "train"), None)
+    if stage is None:
+        ap.error(f"{args.recipe}: no training stage named {args.stage!r}")
+    base = dict(stage["config"])
+    lang = str(base.get("language", recipe["model"].split("_")[0]))
+    work = Path(args.work or REPO / "work" / "data_cv" / lang).resolve()
+    others = [t if isinstance(t, str) else t["path"] for t in base["train"]]
+    if args.folds_of not in others:
+        ap.error(f"{args.folds_of} is not a training file of {args.recipe}")
+    others = [shared_path(t) for t in others if t != args.folds_of]
+    added = [shared_path(a) for a in args.add]
+    overrides = {"threads": args.threads, **({"max_epochs": args.max_epochs} if args.max_epochs else {}),
+                 **({"max_steps": args.max_steps} if args.max_steps else {})}
+
+    blocks = read_blocks(SHARED / args.folds_of)
+    folds = document_folds(blocks, args.k)
+    work.mkdir(parents=True, exist_ok=True)
+    from eud.conllu import read_conllu
+    from eud.nn.scoring import quick_scores
+    from eud.nn.trainer import train_parser
+    from eud.pipeline import Pipeline
+
+    gold = list(read_conllu(str(SHARED / args.folds_of)))
+    if len(gold) != len(blocks):
+        raise SystemExit(f"{args.folds_of}: {len(gold)} sentences read but {len(blocks)} blocks")
+    pred: dict[str, list] = {d: [None] * len(gold) for d in DESIGNS}
+    for fold in range(args.k):
+        # named after the treebank, so that the trainer reads its language from the name
+        rest = work / f"{Path(args.folds_of).name.split('-')[0]}-fold{fold}-rest.conllu"
+        rest.write_text("\n\n".join(b for b, f in zip(blocks, folds) if f != fold) + "\n\n", encoding="utf-8")
+        held = [i for i, f in enumerate(folds) if f == fold]
+        for design in DESIGNS:
+            run = work / f"fold{fold}" / design
+            train = [str(rest), *others, *(added if design == "with" else [])]
+            config = train_config(base, train, run, overrides)
+            config_path = run.parent / f"{design}.json"
+            run.mkdir(parents=True, exist_ok=True)
+            config_path.write_text(json.dumps(config, indent=1), encoding="utf-8")
+            if not (run / "finished").exists():  # else resumes from its checkpoint, if any
+                train_parser(config, config_path, argv=[])
+                if not args.max_steps:
+                    (run / "finished").write_text("", encoding="utf-8")
+            pipe = Pipeline.load(run / "model", lang=lang.split("_")[0], threads=args.threads)
+            parsed = pipe.parse_sentences(copy.deepcopy([gold[i] for i in held]))
+            for i, sentence in zip(held, parsed):
+                pred[design][i] = sentence
+            scores = quick_scores([gold[i] for i in held], parsed)
+            print(f"fold {fold} {design}: " + ", ".join(f"{c} {scores[c]:.2f}" for c in COLUMNS), flush=True)
+
+    def score(design: str, indices: list[int]) -> float:
+        return quick_scores([gold[i] for i in indices], [pred[design][i] for i in indices])["ELAS"]
+
+    cv = cross_validate(folds, list(DESIGNS), score)
+    per_fold = {d: [quick_scores([gold[i] for i in range(len(gold)) if folds[i] == f],
+                                 [pred[d][i] for i in range(len(gold)) if folds[i] == f]) for f in range(args.k)]
+                for d in DESIGNS}
+    figures = {
+        "folds": args.k, "fold of": args.folds_of, "added": args.add,
+        "sentences per fold": [folds.count(f) for f in range(args.k)],
+        **{f"{d}: held-fold {c}": {"mean": round(statistics.mean(s[c] for s in per_fold[d]), 2),
+                                   "sd": round(statistics.stdev(s[c] for s in per_fold[d]), 2) if args.k > 1 else 0.0,
+                                   "folds": [round(s[c], 2) for s in per_fold[d]]}
+           for d in DESIGNS for c in COLUMNS},
+        "choice (ELAS)": cv.summary(),
+    }
+    print(json.dumps(figures, indent=1))
+    if args.max_steps:
+        return 0
+    path = record("parser", f"data_cv_{lang.split('_')[0]}", figures, label="cross-validated",
+                  command=command_line("eval.parser.data_cv"),
+                  notes=f"{args.k} folds by document of {Path(args.folds_of).name}; gold tokens; quick scores "
+                        "(eud.nn.scoring); each parser picks its epoch on its own tuning slice.")
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
