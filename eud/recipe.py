@@ -10,7 +10,9 @@ interrupted rebuild continues where it stopped.
 Stage kinds:
 
 - ``train``: train a parser from the ``[stage.config]`` table (the keys of ``eud train --config``);
-  ``init_from = "stage:<name>"`` starts from an earlier stage's package.  The result becomes the package.
+  ``init_from = "stage:<name>"`` starts from an earlier stage's package.  With ``task = "segmenter"``
+  it trains a segmenter instead (``train``/``dev``, or a ``[languages]`` table of files per language;
+  ``eud.segment.train``).  The result becomes the package.
 - ``lexicon`` / ``feats``: write ``lexicon.json`` (lemmas of training forms) or ``feats.json``
   (FEATS per closed-class form) into the package from ``files``.
 - ``settings``: set decoding keys of the package's ``config.json`` (``set``), e.g. a label bias or a
@@ -146,9 +148,12 @@ class Run:
         return self.package
 
     def _train(self, stage: dict) -> None:
+        config = dict(stage["config"])
+        if config.get("task") == "segmenter":
+            self._train_segmenter(stage, config)
+            return
         from eud.nn.trainer import train_parser
 
-        config = dict(stage["config"])
         for key in DATA_KEYS:
             if key in config:
                 config[key] = self.data(config[key])
@@ -161,6 +166,30 @@ class Run:
         config_path = self.run_dir / f"{stage['name']}.json"
         config_path.write_text(json.dumps(config, indent=1), encoding="utf-8")
         train_parser(config, config_path, argv=["--recipe", str(self.path)])
+        if self.package.exists():
+            shutil.rmtree(self.package)
+        shutil.copytree(self.stage_output(stage["name"]), self.package)
+
+    def _train_segmenter(self, stage: dict, config: dict) -> None:
+        """A ``task = "segmenter"`` training stage: one language (``train``, ``dev``) or many (``[languages]``)."""
+        from eud.segment.train import train_segmenter
+
+        for key in ("train", "dev"):
+            if key in config:
+                config[key] = self.data(config[key])
+        if "languages" in config:
+            config["languages"] = {lang: self.data(files) for lang, files in config["languages"].items()}
+        config["output"] = str(self.stage_output(stage["name"]))
+        config["checkpoint"] = str(self.run_dir / stage["name"] / "checkpoint")
+        for ours, theirs in (("threads", "threads"), ("max_steps", "max_steps"), ("max_epochs", "epochs")):
+            if ours in self.overrides:
+                config[theirs] = self.overrides[ours]
+        config["command"] = f"eud train --recipe recipes/{self.path.name}"
+        config_path = self.run_dir / f"{stage['name']}.json"
+        config_path.parent.mkdir(parents=True, exist_ok=True)
+        config_path.write_text(json.dumps(config, indent=1), encoding="utf-8")
+        if train_segmenter(config, config_path) != 0:
+            raise RecipeError(f"{self.path}: stage {stage['name']!r}: the segmenter could not be trained")
         if self.package.exists():
             shutil.rmtree(self.package)
         shutil.copytree(self.stage_output(stage["name"]), self.package)

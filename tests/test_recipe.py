@@ -138,6 +138,56 @@ def test_a_tiny_recipe_runs_every_stage_and_a_rerun_skips_them(tmp_path: Path, o
                                    ("int8", "store")], 1)]
 
 
+TINY_SEGMENTER = """\
+model = "tiny_segmenter"
+
+[[stage]]
+name = "segmenter"
+kind = "train"
+
+[stage.config]
+task = "segmenter"
+epochs = 1
+batch_size = 2
+window = 16
+hidden = 8
+char_dim = 8
+min_char_count = 1
+holdout = 2
+lang_dim = 4
+
+[stage.config.languages]
+en = ["segment_train.conllu"]
+xx = ["segment_train.conllu"]
+"""
+
+
+def test_a_segmenter_recipe_builds_the_multilingual_package(tmp_path: Path, one_torch_thread) -> None:
+    (tmp_path / "recipes").mkdir()
+    path = tmp_path / "recipes" / "tiny_segmenter.toml"
+    path.write_text(TINY_SEGMENTER, encoding="utf-8")
+    package = Run(path, shared=FIXTURES, run_dir=tmp_path / "run", max_steps=2).run(log=lambda m: None)
+    assert (package / "multi" / "model.safetensors").is_file()
+    assert {p.name for p in package.iterdir() if p.is_dir()} >= {"multi", "en", "xx"}
+    assert "Command: `eud train --recipe recipes/tiny_segmenter.toml`" in (package / "multi" / "MODEL.md").read_text()
+    from eud.segment import Segmenter
+
+    words = [w for s in Segmenter.load(package / "en").segment("We can go.") for w in s.words]
+    assert "".join(w.form for w in words) == "Wecango."
+
+
+def test_the_shipped_segmenters_have_a_recipe_whose_data_is_shared() -> None:
+    card = (REPO / "models" / "segmenters" / "multi" / "MODEL.md").read_text(encoding="utf-8")
+    assert "eud train --recipe recipes/segmenters.toml" in card
+    run = Run(REPO / "recipes" / "segmenters.toml", shared=SHARED)
+    (stage,) = run.recipe["stage"]
+    languages = stage["config"]["languages"]
+    assert sorted(languages) == sorted(p.name for p in (REPO / "models" / "segmenters").iterdir()
+                                       if p.is_dir() and p.name != "multi")
+    if (SHARED / "ud").is_dir():
+        assert all(Path(run.data(f)).is_file() for files in languages.values() for f in files)
+
+
 @pytest.mark.slow
 def test_ta_ttb_rebuilds_from_its_recipe_to_its_card(tmp_path: Path) -> None:
     """About 15 minutes on one thread: 60 epochs of the Tamil parser, then int8."""

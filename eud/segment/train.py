@@ -17,6 +17,7 @@ Config keys (TOML or JSON, read by ``eud train``; paths are relative to the conf
 ``max_steps`` (none)     stop each epoch after this many steps (for tests).
 ``resume`` (true)        continue from the checkpoint folder if it is there.
 ``checkpoint``           checkpoint folder (default ``output/checkpoint``).
+``command``              the command the model card names (default: ``eud train --config <file>``).
 
 Each epoch ends with a checkpoint (weights and optimizer state as tensors, no
 pickled code); the best epoch on dev is what the package holds.
@@ -172,7 +173,7 @@ def train_segmenter(config: dict, config_path: Path) -> int:
     multi = "languages" in config
     required = ("languages", "output") if multi else ("train", "dev", "output")
     missing = [key for key in required if key not in config]
-    unknown = sorted(set(config) - set(DEFAULTS) - {"task", "checkpoint", "train", "dev", "output", "languages"})
+    unknown = sorted(set(config) - set(DEFAULTS) - {"task", "checkpoint", "train", "dev", "output", "languages", "command"})
     if missing or unknown:
         problem = f"missing key(s) {', '.join(missing)}" if missing else f"unknown key(s) {', '.join(unknown)}"
         print(f"eud train: {config_path}: segmenter config: {problem}", file=sys.stderr)
@@ -382,7 +383,7 @@ def _write_card(out: Path, cfg: dict, config_path: Path, train_path: Path, dev_p
     size = (out / "model.safetensors").stat().st_size if (out / "model.safetensors").exists() else 0
     rows = "\n".join(f"| {h['epoch']} | {h['loss']:.4f} | {h['tokens']:.2f} | {h['sentences']:.2f} | {h['mwt']:.2f} |"
                      for h in state["history"])
-    command = "eud train --config " + shlex.quote(os.path.relpath(config_path))
+    command = cfg.get("command") or "eud train --config " + shlex.quote(os.path.relpath(config_path))
     text = f"""# Segmenter: {out.parent.name}
 
 Character-level BiLSTM that finds token ends, sentence ends and multiword
@@ -410,7 +411,7 @@ def _write_multi_cards(out: Path, cfg: dict, config_path: Path, corpora: list[_C
                        state: dict, seconds: float) -> None:
     """MODEL.md for ``multi/`` (history, per-language scores) and for each language folder."""
     size = (out / "multi" / "model.safetensors").stat().st_size if (out / "multi" / "model.safetensors").exists() else 0
-    command = "eud train --config " + shlex.quote(os.path.relpath(config_path))
+    command = cfg.get("command") or "eud train --config " + shlex.quote(os.path.relpath(config_path))
     rows = "\n".join(f"| {h['epoch']} | {h['loss']:.4f} | {h['tokens']:.2f} | {h['sentences']:.2f} | {h['mwt']:.2f} |"
                      for h in state["history"])
     scores = best.get("langs", {})
