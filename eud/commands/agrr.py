@@ -5,7 +5,7 @@ row, the text in the first column), parses each text with a Russian model,
 lets the enhancer's gapping rule restore elided predicates as empty nodes,
 and writes the same rows in the same order with the texts unchanged and the
 class and spans filled in from the empty nodes (the mapping is in
-:mod:`eud.agrr.answers`).  ``--conllu`` also writes the enhanced graphs
+:mod:`eud.agrr.answers`, one module per AGRR column).  ``--conllu`` also writes the enhanced graphs
 behind the answers.  ``eud agrr --score GOLD.csv OUT.csv`` prints the task's
 three metrics (:mod:`eud.agrr.scoring`).
 """

@@ -5,8 +5,9 @@
 1. the parser (``models/ru_agrr``, rules graph): an ``orphan`` label bias (shipped: none) and the
    package's orphan checks (``gapping.orphan_check``; shipped: off) — the Russian gapping settings;
 2. :func:`eud.agrr.system.regap`: the dash gaps and the chain gaps of :mod:`eud.agrr.gaps` (shipped: both on);
-3. the answer rules of :mod:`eud.agrr.answers`, whose correlate choice weighs a remnant's fit with
-   each candidate by ten numeric costs and bonuses (``ORDER_COST`` … ``ANTECEDENT_MARGIN``).
+3. the answer rules of :mod:`eud.agrr.answers`, whose correlate choice (:mod:`eud.agrr.correlates`)
+   weighs a remnant's fit with each candidate by ten numeric costs and bonuses (``ORDER_COST`` …
+   ``ANTECEDENT_MARGIN``).
 
 Each of these is one *family* of candidates (the shipped value listed first); a family's choice is
 made on four folds by the ``full`` score and scored on the fifth (:func:`eval.crossval.cross_validate`),
@@ -81,7 +82,7 @@ SHIPPED = Setting()
 
 def agrr_modules() -> list:
     """The loaded modules of :mod:`eud.agrr` (a weight may live in any of them, or be imported into several)."""
-    import eud.agrr.answers  # noqa: F401 - the answer rules must be loaded to be patched
+    import eud.agrr.answers  # noqa: F401 - loads every module of the answer rules, so that each can be patched
 
     return [m for name, m in sorted(sys.modules.items()) if name.startswith("eud.agrr") and m is not None]
 
