@@ -1,5 +1,7 @@
 """eval.agrr: the five AGRR folds, the answer-weight patching and the joint setting, on known answers."""
 
+import pytest
+
 from eud.agrr import held_apart
 from eval.agrr.cache import SHIPPED as SHIPPED_PARSER
 from eval.agrr.cache import ParserSetting, agrr_folds
@@ -73,3 +75,22 @@ def test_replaying_the_shipped_setting_gives_what_eud_agrr_answers():
     no_regap = Setting(dash_gaps=False, chain_gaps=False)
     assert [a.cells() for a in replayer.answers(no_regap)] == [a.cells() for a in plain]
     assert [a.cells() for a in plain] != [a.cells() for a in shipped]  # the bracketed dash gap needs regap
+
+
+def test_a_patched_weight_reaches_the_rule_that_reads_it():
+    # Patched where eud.agrr.correlates.fit reads it: one word between Маша and читает costs the new DISTANCE_COST.
+    from eud.agrr.correlates import fit
+    from eud.agrr.tokens import sentence_from_text
+    from eud.gapping.correlates import BasicTree
+    from tests.test_agrr import _tree
+
+    sentence, _ = sentence_from_text("Маша читает книгу, а Петя — газету.")
+    _tree(sentence, [(2, "nsubj", "PROPN"), (0, "root", "VERB"), (2, "obj", "NOUN"), (6, "punct", "PUNCT"),
+                     (6, "cc", "CCONJ"), (2, "conj", "PROPN"), (6, "punct", "PUNCT"), (6, "orphan", "NOUN"),
+                     (2, "punct", "PUNCT")])
+    tree, (masha, verb) = BasicTree(sentence), sentence.words[:2]
+    petya = sentence.words[5]
+    shipped = fit(tree, verb, petya, masha)
+    with weights((("DISTANCE_COST", 1.15),)):
+        assert fit(tree, verb, petya, masha) == pytest.approx(shipped - 1.0)
+    assert fit(tree, verb, petya, masha) == shipped
