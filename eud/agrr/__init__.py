@@ -4,7 +4,7 @@
 :mod:`~eud.agrr.scoring` computes the task's three metrics,
 :mod:`~eud.agrr.tokens` splits a text into words with character offsets,
 :mod:`~eud.agrr.trees` turns gold spans into basic trees with ``orphan``,
-:mod:`~eud.agrr.gaps` makes gapping of dash-separated conjuncts the parser
+:mod:`eud.gapping.dashes` makes gapping of dash-separated conjuncts the parser
 left without ``orphan``, and :mod:`~eud.agrr.answers` reads the spans back
 off an enhanced graph.
 """

@@ -56,7 +56,7 @@ eud's graph marks the gap as an empty node (https://universaldependencies.org/u/
   16,7%)*: ``R1`` *на 16,7%*); a remnant that a bracket, semicolon
   or dash parts from the one before is dropped (:func:`remnant_groups`).
   A dash standing for the verb between the two (not a range, *25 - 39%*:
-  :func:`~eud.agrr.gaps.gap_dash`) parts them whatever the tree says: the words before it
+  :func:`~eud.gapping.dashes.gap_dash`) parts them whatever the tree says: the words before it
   are ``R1``, those after it ``R2``; without one, neither reaches over the
   other's remnants.  Each runs from its first to its last word,
   punctuation at the edges trimmed (a letter the tagger calls punctuation,
@@ -116,8 +116,8 @@ import itertools
 import re
 
 from eud.agrr.files import AgrrRow, Span
-from eud.agrr.gaps import DASHES, gap_dash
 from eud.gapping.correlates import BasicTree, pair_score
+from eud.gapping.dashes import DASHES, gap_dash
 from eud.graph import EmptyNode, Sentence, Word
 
 # How a remnant's fit with a candidate correlate is scored (see correlates()):
@@ -254,7 +254,7 @@ def remnant_groups(words: list[Word], remnants: list[Word], promoted: Word | Non
     AGRR names two remnants per gap; the parser can split one into several
     (*Олечку Петрову*, *микотоксинов и пестицидов - по методам*).  The split
     falls at the first dash standing for the verb between two remnants
-    (:func:`~eud.agrr.gaps.gap_dash`), else next to the ``promoted``
+    (:func:`~eud.gapping.dashes.gap_dash`), else next to the ``promoted``
     remnant when it is the last: the parser gives the whole phrase it heads
     to the promoted remnant, so the orphans before it are pieces of the
     other remnant (*а сегодня | утром | 36,7*, *а уже | потом | в мужчину*);
@@ -1112,7 +1112,7 @@ def unsupported(words: list[Word], copied: int | None, remnants: list[Word]) -> 
     (``CopyOf``).  When the parser hung the promoted remnant from a verb as
     anything else (*Шумит море, а нам с тобой в радость*: *нам* an oblique,
     *радость* its ``orphan``), the rest of its tree contradicts the
-    ``orphan``; a dash between the remnants (:func:`~eud.agrr.gaps.gap_dash`)
+    ``orphan``; a dash between the remnants (:func:`~eud.gapping.dashes.gap_dash`)
     would still mark the elided verb, as Russian punctuation puts one in its
     place (*а сестра — в Тверь*).  With neither there is no gap.  On the
     AGRR training four fifths, 7 of the 8 such predicted gaps are class 0;

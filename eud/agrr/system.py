@@ -4,8 +4,8 @@ The parser is a function that fills the basic tree and the enhanced graph of
 a list of sentences in place: ``Pipeline.load(model, graph_mode="rules")``'s
 ``parse_sentences``, whose Russian profile runs the gapping rule.
 :func:`predict_rows` then rewrites the gapped clauses the parser left as two
-dash-separated ``conj`` (:func:`eud.agrr.gaps.dash_gaps`) or ran into one
-(:func:`eud.agrr.gaps.chain_gaps`) and builds those sentences' graphs again
+dash-separated ``conj`` (:func:`eud.gapping.dashes.dash_gaps`) or ran into one
+(:func:`eud.gapping.dashes.chain_gaps`) and builds those sentences' graphs again
 with the Russian rules.
 """
 
@@ -16,8 +16,8 @@ from typing import Any
 
 from eud.agrr.answers import answer
 from eud.agrr.files import AgrrRow
-from eud.agrr.gaps import chain_gaps, dash_gaps
 from eud.agrr.tokens import sentence_from_text
+from eud.gapping.dashes import chain_gaps, dash_gaps
 from eud.graph import EnhancedGraph, Sentence
 from eud.progress import progress
 
@@ -37,7 +37,7 @@ def parse_rows(parse: Parse, rows: list[AgrrRow], chunk: int = 500,
 
 
 def regap(sentence: Sentence) -> bool:
-    """Apply :func:`~eud.agrr.gaps.dash_gaps` and :func:`~eud.agrr.gaps.chain_gaps` to a parsed sentence and, if they changed the tree, enhance it again."""
+    """Apply :func:`~eud.gapping.dashes.dash_gaps` and :func:`~eud.gapping.dashes.chain_gaps` to a parsed sentence and, if they changed the tree, enhance it again."""
     if not dash_gaps(sentence) | chain_gaps(sentence):
         return False
     from eud.pipeline import enhancer

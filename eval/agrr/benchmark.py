@@ -195,7 +195,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
             target = args.out / f"epoch{epoch}"
             shutil.copytree(args.package, target, dirs_exist_ok=True)
             parser = load_parser(str(target), args.threads)
-            # One parse, two answers: the parser's trees as they are, then with eud.agrr.gaps.
+            # One parse, two answers: the parser's trees as they are, then with eud.gapping.dashes.
             plain, answers, sentences = [], [], []
             for r, (sentence, offsets) in zip(gold.rows, parse_rows(parser, gold.rows)):
                 if sentence is None:
@@ -254,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--model", required=True)
     p.add_argument("--part", choices=("heldout", "train"), default="heldout")
     p.add_argument("--orphan-bias", type=float, default=0.0, help="added to the orphan label's score")
-    p.add_argument("--no-dashes", action="store_true", help="answer from the parser's trees as they are (no eud.agrr.gaps)")
+    p.add_argument("--no-dashes", action="store_true", help="answer from the parser's trees as they are (no eud.gapping.dashes)")
     p.add_argument("--csv", type=Path)
     p.add_argument("--conllu", type=Path)
     p = sub.add_parser("errors")

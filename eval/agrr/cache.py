@@ -1,7 +1,7 @@
 """Parse AGRR-2019 dev once per parser setting, and the five folds the AGRR choices are cross-validated on.
 
 The parser is the slow part of ``eud agrr``; what comes after it (the dash and chain gaps of
-:mod:`eud.agrr.gaps`, the answer rules of :mod:`eud.agrr.answers`) is cheap.  So every row of AGRR
+:mod:`eud.gapping.dashes`, the answer rules of :mod:`eud.agrr.answers`) is cheap.  So every row of AGRR
 dev (``../shared/data/agrr/dev.csv.xz``, 4,142 rows) is parsed once for each parser setting, as
 ``eud agrr`` parses (``Pipeline.load(model, graph_mode="rules")``: the Russian profile's rules,
 the gapping rule among them), and the parsed sentences with their words' character offsets are

@@ -4,7 +4,7 @@
 
 1. the parser (``models/ru_agrr``, rules graph): an ``orphan`` label bias (shipped: none) and the
    package's orphan checks (``gapping.orphan_check``; shipped: off) — the Russian gapping settings;
-2. :func:`eud.agrr.system.regap`: the dash gaps and the chain gaps of :mod:`eud.agrr.gaps` (shipped: both on);
+2. :func:`eud.agrr.system.regap`: the dash gaps and the chain gaps of :mod:`eud.gapping.dashes` (shipped: both on);
 3. the answer rules of :mod:`eud.agrr.answers`, whose correlate choice weighs a remnant's fit with
    each candidate by ten numeric costs and bonuses (``ORDER_COST`` … ``ANTECEDENT_MARGIN``).
 
@@ -116,12 +116,12 @@ def weights(constants: tuple[tuple[str, float], ...]) -> Iterator[None]:
 
 
 def regapped(sentence: object, dash: bool, chain: bool) -> object:
-    """A copy of a parsed sentence after the chosen rewrites of :mod:`eud.agrr.gaps`, its graph built again if they changed it.
+    """A copy of a parsed sentence after the chosen rewrites of :mod:`eud.gapping.dashes`, its graph built again if they changed it.
 
     With both on this is :func:`eud.agrr.system.regap` itself (what ``eud agrr`` runs).
     """
-    from eud.agrr.gaps import chain_gaps, dash_gaps
     from eud.agrr.system import regap
+    from eud.gapping.dashes import chain_gaps, dash_gaps
 
     s = sentence.copy()  # type: ignore[attr-defined]
     if dash and chain:
