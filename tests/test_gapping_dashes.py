@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
+from conftest import REPO
+
 from eud.conllu import parse_conllu
 from eud.enhance.profiles import language_style
-from eud.gapping.repair import REPAIRS, Evidence, Settings, repair_tree
+from eud.gapping.repair import REPAIRS, Evidence, Settings, SettingsError, repair_tree
 from eud.gapping.rule import Gapping
 from eud.pipeline import enhancer
 
@@ -54,3 +59,53 @@ def test_the_dash_repairs_need_no_orphan_checks_and_run_after_the_undoing_ones()
     without = parse_conllu(PARSED)[0]
     assert repair_tree(without, Gapping(), Settings(orphan_check=True), Evidence(["dep"] * 9)) == 0
     assert without.words[7].deprel == "conj"
+
+
+def test_the_package_block_switches_them():
+    shipped = json.loads((REPO / "models" / "ru_agrr" / "config.json").read_text(encoding="utf-8"))
+    assert _enabled(Settings.from_config(shipped)) == DASH_REPAIRS
+    assert _enabled(Settings.from_config({"language": "ru"})) == []
+    with pytest.raises(SettingsError, match="remnant_chains"):
+        Settings.from_config({"gapping": {"remnant_chains": "yes"}})
+
+
+def _package_without_block(tmp_path):
+    """models/ru_agrr with its config's gapping block taken out (the weights linked, not copied)."""
+    source = REPO / "models" / "ru_agrr"
+    for path in source.iterdir():
+        (tmp_path / path.name).symlink_to(path)
+    config = json.loads((source / "config.json").read_text(encoding="utf-8"))
+    del config["gapping"]
+    (tmp_path / "config.json").unlink()
+    (tmp_path / "config.json").write_text(json.dumps(config), encoding="utf-8")
+    return tmp_path
+
+
+def test_the_parser_runs_the_repairs_its_package_names(tmp_path):
+    pytest.importorskip("torch")
+    from eud.agrr.tokens import sentence_from_text
+    from eud.pipeline import Pipeline
+
+    text = "Производство возросло на 16,4% (в 2004 г. — на 16,7%)."
+    shipped = Pipeline.load(REPO / "models" / "ru_agrr", graph_mode="rules", threads=1)
+    plain = Pipeline.load(_package_without_block(tmp_path), graph_mode="rules", threads=1)
+    assert _enabled(shipped.predictor.repairs) == DASH_REPAIRS
+    assert _enabled(plain.predictor.repairs) == []
+    # The parser reads the bracket's year as an oblique and the remnant after the dash as a conjunct of the verb.
+    [without] = plain.parse_sentences([sentence_from_text(text)[0]])
+    assert without.empty_nodes == []
+    assert [(w.form, w.head, w.deprel) for w in without.words if w.deprel in ("conj", "orphan")] == [("%", 2, "conj")]
+    [repaired] = shipped.parse_sentences([sentence_from_text(text)[0]])
+    assert [(w.form, w.head, w.deprel) for w in repaired.words if w.deprel in ("conj", "orphan")] == [
+        ("г", 2, "conj"), ("%", 9, "orphan")]
+    assert [(e.form, e.misc) for e in repaired.empty_nodes] == [("возросло", "CopyOf=2")]
+    # Switched off in the parser, as eval.agrr.cache does for the cross-validation: the parser's tree as it is.
+    before = shipped.predictor.set_repairs(dash_remnants=False, remnant_chains=False)
+    try:
+        [again] = shipped.parse_sentences([sentence_from_text(text)[0]])
+    finally:
+        shipped.predictor.gapping_settings = before
+    assert again.empty_nodes == []
+    assert [(w.form, w.head, w.deprel) for w in again.words if w.deprel in ("conj", "orphan")] == [("%", 2, "conj")]
+    with pytest.raises(ValueError, match="orphan_check"):
+        shipped.predictor.set_repairs(orphan_check=True)

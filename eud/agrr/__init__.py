@@ -4,9 +4,9 @@
 :mod:`~eud.agrr.scoring` computes the task's three metrics,
 :mod:`~eud.agrr.tokens` splits a text into words with character offsets,
 :mod:`~eud.agrr.trees` turns gold spans into basic trees with ``orphan``,
-:mod:`eud.gapping.dashes` makes gapping of dash-separated conjuncts the parser
-left without ``orphan``, and :mod:`~eud.agrr.answers` reads the spans back
-off an enhanced graph.
+:mod:`~eud.agrr.system` runs a parser over the rows (the parser package's
+gapping repairs, :mod:`eud.gapping.dashes` among them, run inside it), and
+:mod:`~eud.agrr.answers` reads the spans back off an enhanced graph.
 """
 
 from eud.agrr.files import AgrrError, AgrrFile, AgrrRow, held_apart, read_agrr, write_agrr
