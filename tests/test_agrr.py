@@ -7,10 +7,10 @@ import pytest
 from eud.agrr import AgrrError, AgrrRow, read_agrr, score, symbol_f1, write_agrr
 from eud.agrr.answers import answer
 from eud.agrr.files import parse_spans
-from eud.agrr.gaps import dash_gaps
 from eud.agrr.tokens import sentence_from_text, tokenize
 from eud.agrr.trees import is_tree, orphan_tree
 from eud.enhance import Enhancer, find_profile
+from eud.gapping.dashes import dash_gaps
 
 
 def row(text: str, cls: int, **spans: str) -> AgrrRow:
@@ -340,7 +340,7 @@ def test_remnants_split_by_the_parser_join_up_to_the_dash():
 
 
 def test_chain_gaps_restores_one_verb_per_clause():
-    from eud.agrr.gaps import chain_gaps
+    from eud.gapping.dashes import chain_gaps
 
     text = "Цена А снизилась на 1%, Б - на 2%, В - на 3%."
     sentence, offsets = sentence_from_text(text)
@@ -362,7 +362,7 @@ def test_chain_gaps_restores_one_verb_per_clause():
 
 
 def test_chain_gaps_leaves_one_clause_alone():
-    from eud.agrr.gaps import chain_gaps
+    from eud.gapping.dashes import chain_gaps
 
     # A comma inside the clause, but no second remnant pair behind a dash.
     sentence, _ = sentence_from_text("Он привязан к демону, а тот, в свою очередь, — к душе.")

@@ -4,7 +4,7 @@ import pytest
 
 from eud.agrr import held_apart
 from eval.agrr.cache import SHIPPED as SHIPPED_PARSER
-from eval.agrr.cache import ParserSetting, agrr_folds
+from eval.agrr.cache import ParserSetting, Repairs, agrr_folds
 from eval.agrr.crossval import CONSTANTS, SHIPPED, Setting, agrr_modules, combine, families, shipped_constants, weights
 
 
@@ -35,16 +35,18 @@ def test_families_list_the_shipped_setting_first_and_change_one_thing():
     for candidates in fams.values():
         assert candidates[0] == SHIPPED and len(set(candidates)) == len(candidates)
     assert [c.parser for c in fams["parser: orphan bias x orphan checks"]] == parsers
+    assert [c.repairs for c in fams["repairs: dash remnants x remnant chains"]] == [
+        Repairs(), Repairs(True, False), Repairs(False, True), Repairs(False, False)]
     order = fams["answers: ORDER_COST"]
     assert [dict(c.constants)["ORDER_COST"] for c in order[1:]] == [0.0, 3.0, 9.0, 12.0]  # shipped 6.0
 
 
 def test_combine_joins_the_picks_of_different_families():
-    picks = [Setting(parser=ParserSetting(2.0)), Setting(chain_gaps=False), Setting(constants=(("CASE_COST", 4.0),)),
-             SHIPPED]
+    picks = [Setting(parser=ParserSetting(2.0)), Setting(repairs=Repairs(True, False)),
+             Setting(constants=(("CASE_COST", 4.0),)), SHIPPED]
     joint = combine(picks)
-    assert joint == Setting(parser=ParserSetting(2.0), chain_gaps=False, constants=(("CASE_COST", 4.0),))
-    assert joint.describe() == {"orphan_bias": 2.0, "orphan_check": False, "chain_gaps": False, "CASE_COST": 4.0}
+    assert joint == Setting(parser=ParserSetting(2.0), repairs=Repairs(True, False), constants=(("CASE_COST", 4.0),))
+    assert joint.describe() == {"orphan_bias": 2.0, "orphan_check": False, "remnant_chains": False, "CASE_COST": 4.0}
     assert combine([SHIPPED, SHIPPED]).describe() == {"shipped": True}
 
 
@@ -63,18 +65,24 @@ def test_replaying_the_shipped_setting_gives_what_eud_agrr_answers():
 
     rows = [AgrrRow(t) for t in ROWS]
     parsed = parse(rows, SHIPPED_PARSER)
-    shipped = [a for a, _ in predict_rows(Pipeline.load(MODEL, graph_mode="rules").parse_sentences, rows)]
+    pipe = Pipeline.load(MODEL, graph_mode="rules")
+    shipped = [a for a, _ in predict_rows(pipe.parse_sentences, rows)]
     assert any(a.cls for a in shipped)  # the model finds at least one of these gaps
     # eud agrr's own answers as the gold: the replay must reproduce them, so every metric is perfect.
     replayer = Replayer(shipped, {SHIPPED_PARSER: parsed})
     assert [a.cells() for a in replayer.answers(SHIPPED)] == [a.cells() for a in shipped]
     assert replayer.scores(SHIPPED, list(range(len(ROWS)))) == score(shipped, shipped)
     assert replayer.scores(SHIPPED, list(range(len(ROWS))))["full"] == 1.0
-    # Without the dash and chain gaps the answers come from the parser's trees alone (eud agrr's dashes=False).
-    plain = [a for a, _ in predict_rows(Pipeline.load(MODEL, graph_mode="rules").parse_sentences, rows, dashes=False)]
-    no_regap = Setting(dash_gaps=False, chain_gaps=False)
-    assert [a.cells() for a in replayer.answers(no_regap)] == [a.cells() for a in plain]
-    assert [a.cells() for a in plain] != [a.cells() for a in shipped]  # the bracketed dash gap needs regap
+    # With the parser's dash repairs off the answers come from its trees alone, as the cache wrote them.
+    before = pipe.predictor.set_repairs(dash_remnants=False, remnant_chains=False)
+    try:
+        plain = [a for a, _ in predict_rows(pipe.parse_sentences, rows)]
+    finally:
+        pipe.predictor.gapping_settings = before
+    no_repairs = Setting(repairs=Repairs(False, False))
+    assert [a.cells() for a in replayer.answers(no_repairs)] == [a.cells() for a in plain]
+    assert [a.cells() for a in plain] != [a.cells() for a in shipped]  # the bracketed dash gap needs the repairs
+    assert sorted(parsed.variants[Repairs(False, False)]) == [4]  # only its tree differs
 
 
 def test_a_patched_weight_reaches_the_rule_that_reads_it():

@@ -19,11 +19,11 @@ every one counts:
 
 from __future__ import annotations
 
-from eud.agrr.gaps import gap_dash
 from eud.agrr.remnants import INTRODUCTORY, remnant_ids, remnants_of
 from eud.agrr.spans import punctuation, text_of
 from eud.agrr.verb import LONG_ADJECTIVE, MODALS, VERB_ENDING
 from eud.gapping.correlates import BasicTree
+from eud.gapping.dashes import gap_dash
 from eud.graph import EmptyNode, Sentence, Word
 
 # Adverbials of condition or occasion that qualify a whole gapped clause (*находится под контролем филиала, а
@@ -105,7 +105,7 @@ def unsupported(words: list[Word], copied: int | None, remnants: list[Word]) -> 
     (``CopyOf``).  When the parser hung the promoted remnant from a verb as
     anything else (*Шумит море, а нам с тобой в радость*: *нам* an oblique,
     *радость* its ``orphan``), the rest of its tree contradicts the
-    ``orphan``; a dash between the remnants (:func:`~eud.agrr.gaps.gap_dash`)
+    ``orphan``; a dash between the remnants (:func:`~eud.gapping.dashes.gap_dash`)
     would still mark the elided verb, as Russian punctuation puts one in its
     place (*а сестра — в Тверь*).  With neither there is no gap.
     """

@@ -40,11 +40,11 @@ for the remnants (:mod:`eud.agrr.spans`).
 from __future__ import annotations
 
 from eud.agrr.files import Span
-from eud.agrr.gaps import DASHES
 from eud.agrr.remnants import NOT_PHRASE
 from eud.agrr.spans import closed, phrase_span, punctuation, text_of
 from eud.agrr.verb import LONG_ADJECTIVE, predicate_of
 from eud.gapping.correlates import BasicTree
+from eud.gapping.dashes import DASHES
 from eud.graph import Word
 
 # The words whose phrase can take a postmodifier hung from the verb, and the relations it then has (trailing_phrase()).

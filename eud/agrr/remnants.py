@@ -19,7 +19,7 @@ one span each per gapped clause (:func:`remnant_spans`):
   remnant that a bracket, semicolon or dash parts from the one before is dropped
   (:func:`remnant_groups`);
 * a dash standing for the verb between the two (not a range, *25 - 39%*:
-  :func:`~eud.agrr.gaps.gap_dash`) parts them whatever the tree says: the words before it are
+  :func:`~eud.gapping.dashes.gap_dash`) parts them whatever the tree says: the words before it are
   ``R1``, those after it ``R2``; without one, neither reaches over the other's remnants;
 * each runs from its first to its last word, punctuation at the edges trimmed and a closing
   bracket, quote or abbreviation dot taken in (:mod:`eud.agrr.spans`, *в 2006 г.*), without a
@@ -36,9 +36,9 @@ has no correlate) is decided in :mod:`eud.agrr.clauses`.
 from __future__ import annotations
 
 from eud.agrr.files import Span
-from eud.agrr.gaps import gap_dash
 from eud.agrr.spans import closed, phrase_span, punctuation, text_of
 from eud.gapping.correlates import BasicTree
+from eud.gapping.dashes import gap_dash
 from eud.graph import EmptyNode, Sentence, Word
 
 SEPARATORS = {";", "(", ")", "[", "]"}
@@ -98,7 +98,7 @@ def remnant_groups(words: list[Word], remnants: list[Word], promoted: Word | Non
     AGRR names two remnants per gap; the parser can split one into several
     (*Олечку Петрову*, *микотоксинов и пестицидов - по методам*).  The split
     falls at the first dash standing for the verb between two remnants
-    (:func:`~eud.agrr.gaps.gap_dash`), else next to the ``promoted``
+    (:func:`~eud.gapping.dashes.gap_dash`), else next to the ``promoted``
     remnant when it is the last: the parser gives the whole phrase it heads
     to the promoted remnant, so the orphans before it are pieces of the
     other remnant (*а сегодня | утром | 36,7*, *а уже | потом | в мужчину*);

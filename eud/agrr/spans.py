@@ -15,8 +15,8 @@ attached right after the span, which the parser hangs anywhere, is then taken in
 from __future__ import annotations
 
 from eud.agrr.files import Span
-from eud.agrr.gaps import DASHES
 from eud.gapping.correlates import BasicTree
+from eud.gapping.dashes import DASHES
 from eud.graph import Word
 
 # Abbreviations whose dot belongs to the phrase even before a capital (*млн. USD*); any other

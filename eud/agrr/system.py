@@ -2,11 +2,10 @@
 
 The parser is a function that fills the basic tree and the enhanced graph of
 a list of sentences in place: ``Pipeline.load(model, graph_mode="rules")``'s
-``parse_sentences``, whose Russian profile runs the gapping rule.
-:func:`predict_rows` then rewrites the gapped clauses the parser left as two
-dash-separated ``conj`` (:func:`eud.agrr.gaps.dash_gaps`) or ran into one
-(:func:`eud.agrr.gaps.chain_gaps`) and builds those sentences' graphs again
-with the Russian rules.
+``parse_sentences``, whose Russian profile runs the gapping rule.  The
+package's gapping repairs run inside it, before the graph is built
+(``models/ru_agrr``: the gapped clauses a dash marks, :mod:`eud.gapping.dashes`);
+:func:`predict_rows` reads the answers off the sentences as the parser wrote them.
 """
 
 from __future__ import annotations
@@ -16,9 +15,8 @@ from typing import Any
 
 from eud.agrr.answers import answer
 from eud.agrr.files import AgrrRow
-from eud.agrr.gaps import chain_gaps, dash_gaps
 from eud.agrr.tokens import sentence_from_text
-from eud.graph import EnhancedGraph, Sentence
+from eud.graph import Sentence
 from eud.progress import progress
 
 Parse = Callable[[list[Sentence]], Any]
@@ -36,28 +34,10 @@ def parse_rows(parse: Parse, rows: list[AgrrRow], chunk: int = 500,
             yield (s if offsets else None), offsets
 
 
-def regap(sentence: Sentence) -> bool:
-    """Apply :func:`~eud.agrr.gaps.dash_gaps` and :func:`~eud.agrr.gaps.chain_gaps` to a parsed sentence and, if they changed the tree, enhance it again."""
-    if not dash_gaps(sentence) | chain_gaps(sentence):
-        return False
-    from eud.pipeline import enhancer
-    from eud.validate.repair import repair_sentence
-
-    # As the parser's Predictor does: the rules without their repair, then the repair.
-    sentence.empty_nodes = []
-    sentence.enhanced = EnhancedGraph()
-    enhancer("ru", repair=False).enhance(sentence)
-    repair_sentence(sentence)
-    return True
-
-
-def predict_rows(parse: Parse, rows: list[AgrrRow], chunk: int = 500,
-                 dashes: bool = True) -> Iterator[tuple[AgrrRow, Sentence | None]]:
-    """Each row's answer (same text) and the enhanced sentence behind it (``dashes``: apply :func:`regap`)."""
+def predict_rows(parse: Parse, rows: list[AgrrRow], chunk: int = 500) -> Iterator[tuple[AgrrRow, Sentence | None]]:
+    """Each row's answer (same text) and the enhanced sentence behind it."""
     for row, (sentence, offsets) in zip(rows, parse_rows(parse, rows, chunk)):
         if sentence is None:
             yield AgrrRow(row.text), None
         else:
-            if dashes:
-                regap(sentence)
             yield answer(sentence, offsets, row.text), sentence

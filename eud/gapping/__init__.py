@@ -10,6 +10,7 @@ This package holds everything about it that needs no neural network:
 - :mod:`eud.gapping.correlates`: which word of the full clause each remnant contrasts with;
 - :mod:`eud.gapping.checks`: shape checks that undo gapped clauses a parser posited where nothing was elided;
 - :mod:`eud.gapping.repair`: the ordered tree repairs a parser's output goes through before the graph is built;
+- :mod:`eud.gapping.dashes`: two of them, for gapped clauses a dash marks that the parser read without ``orphan``;
 - :mod:`eud.gapping.augment`: synthetic gapped sentences for training.
 
 Learned judges (``eud.nn.verifier``, ``eud.nn.parallelism``) live with the network and are

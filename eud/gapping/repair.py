@@ -1,7 +1,8 @@
 """The gapping repairs of a parser's tree, run once in the order of :data:`REPAIRS` before its graph is built.
 
 The first undo gapped clauses the parser posited where nothing was elided (:mod:`eud.gapping.checks`);
-the others build gapped clauses the parser did not see, where its tree allows no other reading.
+the others build gapped clauses the parser did not see, where its tree allows no other reading:
+those a dash marks (:mod:`eud.gapping.dashes`), and the shapes below.
 A parser that learnt gapping from a few hundred sentences reads some textbook cases as noun
 phrases, and :func:`rebuild_unseen_gapping` rebuilds them: a subject pronoun after a conjunction
 with no verb of its own (*He likes tea and she coffee*), two conjuncts with nothing between them
@@ -32,6 +33,7 @@ from eud.gapping.checks import (
     unsound,
 )
 from eud.gapping.correlates import FUNCTION_UPOS, BasicTree, possessive
+from eud.gapping.dashes import chain_gaps, dash_gaps
 from eud.gapping.rule import Alignment, Gapping
 from eud.graph import Sentence, Word
 
@@ -83,7 +85,10 @@ class Settings:
     lets the rebuilds run; ``orphan_margins`` holds the least margins of :func:`~eud.gapping.checks.unsure`.
     Each rebuild has its own switch: ``verbless_subjects`` (the language has no verbless clauses:
     :func:`stranded_subjects`), ``bare_remnants`` (:func:`adjacent_conjuncts`), ``mirrored_phrases``
-    (:func:`mirrored_phrases`) and ``echoed_subjects`` (:func:`echoed_subjects`).  ``verifier``
+    (:func:`mirrored_phrases`) and ``echoed_subjects`` (:func:`echoed_subjects`).  The repairs of
+    gapped clauses a dash marks need no orphan checks and have switches of their own:
+    ``dash_remnants`` (:func:`eud.gapping.dashes.dash_gaps`) and ``remnant_chains``
+    (:func:`eud.gapping.dashes.chain_gaps`).  ``verifier``
     (``{"threshold": t}``) and ``parallelism`` (``{"encoder": ..., "threshold": t}``) configure the
     learned judges of :mod:`eud.nn.verifier` and :mod:`eud.nn.parallelism`; None: not used.
     """
@@ -95,11 +100,16 @@ class Settings:
     bare_remnants: bool = False
     mirrored_phrases: bool = False
     echoed_subjects: bool = False
+    # The language writes a dash where a gapped clause elides its verb (Russian).
+    dash_remnants: bool = False
+    remnant_chains: bool = False
     verifier: dict | None = None
     parallelism: dict | None = None
 
     def enabled(self, name: str) -> bool:
         """Whether repair ``name`` of :data:`REPAIRS` runs."""
+        if name in DASH_REPAIRS:
+            return bool(getattr(self, name))
         return self.orphan_check and (name in UNDOING or bool(getattr(self, name)))
 
     @classmethod
@@ -153,6 +163,13 @@ def _correlates(sentence: Sentence, gapping: Gapping, settings: Settings, eviden
                                      settings.orphan_margins, evidence.verify)
 
 
+def _rewriting(rewrite: Callable[[Sentence], int]) -> Repair:
+    def repair(sentence: Sentence, gapping: Gapping, settings: Settings, evidence: Evidence) -> int:
+        return rewrite(sentence)
+    repair.__doc__ = rewrite.__doc__
+    return repair
+
+
 def _rebuilding(rebuild: Callable[[Sentence, Gapping], int]) -> Repair:
     def repair(sentence: Sentence, gapping: Gapping, settings: Settings, evidence: Evidence) -> int:
         return rebuild(sentence, gapping)
@@ -170,7 +187,7 @@ def rebuild_unseen_gapping(sentence: Sentence, gapping: Gapping, settings: Setti
     :func:`echoed_subjects` (``echoed_subjects``).
     """
     return sum(repair(sentence, gapping, settings, Evidence([])) for name, repair in REPAIRS
-               if name not in UNDOING and settings.enabled(name))
+               if name in REBUILDS and settings.enabled(name))
 
 
 def repair_tree(sentence: Sentence, gapping: Gapping, settings: Settings, evidence: Evidence) -> int:
@@ -668,13 +685,19 @@ def _dominates(sentence: Sentence, tops: set[int], word_id: int) -> bool:
 Repair = Callable[[Sentence, Gapping, Settings, Evidence], int]
 # The repairs that undo gapped clauses the parser posited; the others build clauses it missed.
 UNDOING = frozenset({"antecedents", "correlates"})
+# The repairs of gapped clauses a dash marks (eud.gapping.dashes): on by their own settings, orphan checks or not.
+DASH_REPAIRS = frozenset({"dash_remnants", "remnant_chains"})
 # The tree repairs, first to last, each named by the setting that enables it: first undo orphans
 # without a predicate antecedent (eud.gapping.checks.demote_orphans), then gapped clauses that
-# fail their checks or the learned judges (demote_without_correlates), then build the shapes a
-# parser misses.  A parser's output goes through them once, before its graph is built.
+# fail their checks or the learned judges (demote_without_correlates), then build the clauses a
+# parser misses: those a dash marks, pairs before chains (a pair made by dash_gaps may run on into
+# the next clause), then the shapes without a dash.  A parser's output goes through them once,
+# before its graph is built.
 REPAIRS: tuple[tuple[str, Repair], ...] = (
     ("antecedents", _antecedents),
     ("correlates", _correlates),
+    ("dash_remnants", _rewriting(dash_gaps)),
+    ("remnant_chains", _rewriting(chain_gaps)),
     ("verbless_subjects", _rebuilding(stranded_subjects)),
     ("bare_remnants", _rebuilding(adjacent_conjuncts)),
     ("mirrored_phrases", _rebuilding(mirrored_phrases)),

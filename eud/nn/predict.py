@@ -29,7 +29,7 @@ import torch
 
 from eud.enhance import Enhancer, find_profile
 from eud.enhance.profiles import language_style
-from eud.gapping.repair import Evidence, Settings, repair_tree
+from eud.gapping.repair import REPAIRS, UNDOING, Evidence, Settings, repair_tree
 from eud.gapping.rule import Alignment, Gapping
 from eud.graph import Edge, EnhancedGraph, Sentence
 from eud.nn.batching import Batch, length_batches, make_batch
@@ -218,6 +218,19 @@ class Predictor:
         """The tree repairs of :data:`eud.gapping.repair.REPAIRS` this package runs (its current settings)."""
         return replace(self.gapping_settings, orphan_check=self.orphan_check, orphan_margins=self.orphan_margins)
 
+    def set_repairs(self, **switches: bool) -> Settings:
+        """Switch repairs of :data:`eud.gapping.repair.REPAIRS` on or off by their setting names; returns the settings before.
+
+        ``orphan_check`` is the attribute of its own name, not a switch here.
+        """
+        names = {name for name, _ in REPAIRS} - UNDOING
+        unknown = sorted(set(switches) - names)
+        if unknown:
+            raise ValueError(f"no repair switch {', '.join(unknown)} (known: {', '.join(sorted(names))})")
+        before = self.gapping_settings
+        self.gapping_settings = replace(before, **switches)
+        return before
+
     @property
     def needs_graph(self) -> bool:
         """Whether writing needs the graph scorer (not when the rules build the whole graph)."""
@@ -240,7 +253,10 @@ class Predictor:
 
     def annotate(self, sentences: list[Sentence]) -> list[Sentence]:
         """Predict every column but FORM and MISC, and the enhanced graph, in place."""
-        decoded = self.decode_all(sentences)
+        return self.write_all(sentences, self.decode_all(sentences))
+
+    def write_all(self, sentences: list[Sentence], decoded: list[Decoded]) -> list[Sentence]:
+        """Write what :meth:`decode_all` predicted for ``sentences`` into them, in place (one network pass, many writes)."""
         # A language whose treebanks spell the graph differently: each sentence's convention is
         # judged from the relations predicted around it (eud.enhance.conventions).
         enhancers = (self.enhancer.choose([d.deprels for d in decoded]) if self.enhancer is not None
@@ -270,8 +286,12 @@ class Predictor:
 
     def _repair_tree(self, sentence: Sentence, d: Decoded, enhancer: Any) -> None:
         """The gapping tree repairs (:data:`eud.gapping.repair.REPAIRS`), the learned judges passed in."""
-        if self.orphan_check and d.fallback:
-            repair_tree(sentence, self.gapping, self.repairs, Evidence(d.fallback, d.margins, self._verify(sentence, d)))
+        settings = self.repairs
+        if not d.fallback:
+            # Decoded without the relations an undone orphan falls back to: the orphan checks cannot run.
+            settings = replace(settings, orphan_check=False)
+        if any(settings.enabled(name) for name, _ in REPAIRS):
+            repair_tree(sentence, self.gapping, settings, Evidence(d.fallback, d.margins, self._verify(sentence, d)))
 
     def _build_graph(self, sentence: Sentence, d: Decoded, enhancer: Any) -> None:
         """The enhanced graph, as ``graph_mode`` says (see the module docstring)."""

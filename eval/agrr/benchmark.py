@@ -47,13 +47,18 @@ def part_rows(part: str) -> AgrrFile:
     return agrr
 
 
-def load_parser(model: str, threads: int = 1, orphan_bias: float = 0.0):
-    """A model package's parse function, building the graph with the rules (and so the gapping rule)."""
+def load_parser(model: str, threads: int = 1, orphan_bias: float = 0.0, dashes: bool = True):
+    """A model package's parse function, building the graph with the rules (and so the gapping rule).
+
+    ``dashes``: whether the parser repairs gapped clauses a dash marks (:mod:`eud.gapping.dashes`),
+    whatever the package says (an epoch's package from training has no ``gapping`` block).
+    """
     from eud.pipeline import Pipeline
 
     pipe = Pipeline.load(model, graph_mode="rules", threads=threads)
     # AGRR asks whether a sentence has gapping at all; a positive bias on orphan trades precision for recall.
     pipe.predictor.set_label_bias({"orphan": orphan_bias})
+    pipe.predictor.set_repairs(dash_remnants=dashes, remnant_chains=dashes)
     return pipe.parse_sentences
 
 
@@ -72,8 +77,9 @@ def cmd_trees(args: argparse.Namespace) -> int:
 
     rows = part_rows("train").rows[: args.limit or None]
     # A negative orphan bias (-100) parses as a parser that never says orphan (as the stage-1
-    # model did), so that no class-0 row is left out of the plain trees for a predicted orphan.
-    parser = load_parser(args.model, args.threads, args.orphan_bias)
+    # model did), so that no class-0 row is left out of the plain trees for a predicted orphan;
+    # nor are gapped clauses repaired: the gold answer places the gap.
+    parser = load_parser(args.model, args.threads, args.orphan_bias, dashes=False)
     enhancer = Enhancer(find_profile("ru"))
     gapped, plain, refused = [], [], 0
     # The ceiling of the answers: the gold spans' trees read back through the gapping rule.
@@ -114,10 +120,10 @@ def cmd_trees(args: argparse.Namespace) -> int:
 
 def cmd_score(args: argparse.Namespace) -> int:
     gold = part_rows(args.part)
-    parser = load_parser(args.model, args.threads, args.orphan_bias)
+    parser = load_parser(args.model, args.threads, args.orphan_bias, dashes=not args.no_dashes)
     t0 = time.time()
     answers, sentences = [], []
-    for answer, sentence in predict_rows(parser, gold.rows, dashes=not args.no_dashes):
+    for answer, sentence in predict_rows(parser, gold.rows):
         answers.append(answer)
         if sentence is not None:
             sentences.append(sentence)
@@ -175,10 +181,6 @@ def cmd_watch(args: argparse.Namespace) -> int:
     import re
     import shutil
 
-    from eud.agrr.answers import answer as answer_of
-    from eud.agrr.files import AgrrRow
-    from eud.agrr.system import regap
-
     args.out.mkdir(parents=True, exist_ok=True)
     gold = part_rows("heldout")
     table = args.out / "scores.tsv"
@@ -194,18 +196,13 @@ def cmd_watch(args: argparse.Namespace) -> int:
             epoch = epochs[-1]
             target = args.out / f"epoch{epoch}"
             shutil.copytree(args.package, target, dirs_exist_ok=True)
-            parser = load_parser(str(target), args.threads)
-            # One parse, two answers: the parser's trees as they are, then with eud.agrr.gaps.
-            plain, answers, sentences = [], [], []
-            for r, (sentence, offsets) in zip(gold.rows, parse_rows(parser, gold.rows)):
-                if sentence is None:
-                    plain.append(AgrrRow(r.text))
-                    answers.append(AgrrRow(r.text))
-                    continue
-                plain.append(answer_of(sentence, offsets, r.text))
-                regap(sentence)
-                answers.append(answer_of(sentence, offsets, r.text))
-                sentences.append(sentence)
+            # Two parses: with the repairs of gapped clauses a dash marks, then the parser's trees as they are.
+            answers, sentences = [], []
+            for answer, sentence in predict_rows(load_parser(str(target), args.threads), gold.rows):
+                answers.append(answer)
+                if sentence is not None:
+                    sentences.append(sentence)
+            plain = [a for a, _ in predict_rows(load_parser(str(target), args.threads, dashes=False), gold.rows)]
             write_agrr(AgrrFile(answers, gold.header, gold.newline), args.out / f"epoch{epoch}.csv")
             write_conllu(sentences, args.out / f"epoch{epoch}.conllu")
             with table.open("a") as f:
@@ -254,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--model", required=True)
     p.add_argument("--part", choices=("heldout", "train"), default="heldout")
     p.add_argument("--orphan-bias", type=float, default=0.0, help="added to the orphan label's score")
-    p.add_argument("--no-dashes", action="store_true", help="answer from the parser's trees as they are (no eud.agrr.gaps)")
+    p.add_argument("--no-dashes", action="store_true", help="answer from the parser's trees as they are (no eud.gapping.dashes repairs)")
     p.add_argument("--csv", type=Path)
     p.add_argument("--conllu", type=Path)
     p = sub.add_parser("errors")

@@ -1,15 +1,20 @@
 """Parse AGRR-2019 dev once per parser setting, and the five folds the AGRR choices are cross-validated on.
 
-The parser is the slow part of ``eud agrr``; what comes after it (the dash and chain gaps of
-:mod:`eud.agrr.gaps`, the answer rules of :mod:`eud.agrr.answers`) is cheap.  So every row of AGRR
-dev (``../shared/data/agrr/dev.csv.xz``, 4,142 rows) is parsed once for each parser setting, as
-``eud agrr`` parses (``Pipeline.load(model, graph_mode="rules")``: the Russian profile's rules,
-the gapping rule among them), and the parsed sentences with their words' character offsets are
-pickled under ``work/agrr_cv/`` (ignored by git).  :mod:`eval.agrr.crossval` replays the rest.
+The parser is the slow part of ``eud agrr``; the answer rules of :mod:`eud.agrr.answers` after it
+are cheap.  So every row of AGRR dev (``../shared/data/agrr/dev.csv.xz``, 4,142 rows) is parsed once
+for each parser setting, as ``eud agrr`` parses (``Pipeline.load(model, graph_mode="rules")``: the
+Russian profile's rules, the gapping rule among them), and the parsed sentences with their words'
+character offsets are pickled under ``work/agrr_cv/`` (ignored by git).  :mod:`eval.agrr.crossval`
+replays the rest.
 
 A parser setting is an ``orphan`` label bias (added to the relation's score before the label is
 chosen; the shipped package has none) and whether the package's orphan checks run
-(``gapping.orphan_check`` of :class:`eud.gapping.repair.Settings`; off in ``models/ru_agrr``).
+(``gapping.orphan_check`` of :class:`eud.gapping.repair.Settings`; off in ``models/ru_agrr``): both
+change what the network decodes.  The repairs of gapped clauses a dash marks
+(``gapping.dash_remnants`` and ``gapping.remnant_chains``, :mod:`eud.gapping.dashes`; both on in
+``models/ru_agrr``) change only how the Predictor writes the decoded trees, so each parse is
+written under every combination of the two switches (:class:`Repairs`) and a row is kept for a
+combination where its tree differs from the shipped one.
 
 **Folds.**  AGRR rows carry no document ids.  Fold 0 is the held-apart fifth of
 :func:`eud.agrr.held_apart` (rows whose 0-based index is a multiple of 5), on which the answer
@@ -59,15 +64,44 @@ class ParserSetting:
 SHIPPED = ParserSetting()
 
 
+@dataclass(frozen=True)
+class Repairs:
+    """The Predictor's switches of the repairs of gapped clauses a dash marks (:mod:`eud.gapping.dashes`)."""
+
+    dash_remnants: bool = True
+    remnant_chains: bool = True
+
+    def switches(self) -> dict[str, bool]:
+        """The switches by their setting names (:meth:`eud.nn.predict.Predictor.set_repairs`)."""
+        return {"dash_remnants": self.dash_remnants, "remnant_chains": self.remnant_chains}
+
+
+SHIPPED_REPAIRS = Repairs()
+# Every combination of the switches, the shipped one first.
+REPAIR_CHOICES = (SHIPPED_REPAIRS, Repairs(True, False), Repairs(False, True), Repairs(False, False))
+
+
 @dataclass
 class Parsed:
-    """AGRR dev parsed under one parser setting: each row's sentence (None without words) and word offsets."""
+    """AGRR dev parsed under one parser setting: each row's sentence (None without words) and word offsets.
+
+    ``sentences`` are written with the shipped repairs; ``variants[repairs]`` holds, by row index, the
+    sentences whose tree other repair switches write differently.
+    """
 
     model: str
     setting: ParserSetting
     sentences: list[Sentence | None]
     offsets: list[list[tuple[int, int]]]
     seconds: float
+    variants: dict[Repairs, dict[int, Sentence]]
+
+    def written(self, repairs: Repairs) -> list[Sentence | None]:
+        """Each row's sentence as the Predictor writes it with ``repairs``."""
+        if repairs == SHIPPED_REPAIRS:
+            return self.sentences
+        changed = self.variants[repairs]
+        return [changed.get(i, s) for i, s in enumerate(self.sentences)]
 
 
 def dev_rows(path: Path = DEV) -> list[AgrrRow]:
@@ -83,7 +117,7 @@ def agrr_folds(count: int) -> list[int]:
 
 
 def parse(rows: list[AgrrRow], setting: ParserSetting, model: str = MODEL, threads: int = 1) -> Parsed:
-    """Every row parsed and enhanced as ``eud agrr`` does, under ``setting``."""
+    """Every row parsed and enhanced as ``eud agrr`` does, under ``setting``, and written under every :class:`Repairs`."""
     from eud.agrr.system import parse_rows
     from eud.pipeline import Pipeline
 
@@ -91,12 +125,39 @@ def parse(rows: list[AgrrRow], setting: ParserSetting, model: str = MODEL, threa
     predictor = pipe.predictor
     predictor.set_label_bias({"orphan": setting.orphan_bias} if setting.orphan_bias else {})
     predictor.orphan_check = setting.orphan_check
+    # id(sentence) -> its writes under the other repair switches, where they differ.
+    others: dict[int, dict[Repairs, Sentence]] = {}
+
+    def write_each(todo: list[Sentence]) -> None:
+        decoded = predictor.decode_all(todo)  # the network once; the writes after it
+        inputs = [s.copy() for s in todo]
+        for repairs in REPAIR_CHOICES:
+            out = todo if repairs == SHIPPED_REPAIRS else [s.copy() for s in inputs]
+            predictor.set_repairs(**repairs.switches())
+            predictor.write_all(out, decoded)
+            if repairs != SHIPPED_REPAIRS:
+                for s, o in zip(todo, out):
+                    if _tree(o) != _tree(s):
+                        others.setdefault(id(s), {})[repairs] = o
+
+    before = predictor.gapping_settings
     start = time.perf_counter()
     sentences, offsets = [], []
-    for sentence, where in parse_rows(pipe.parse_sentences, rows):
-        sentences.append(sentence)
-        offsets.append(where)
-    return Parsed(model, setting, sentences, offsets, time.perf_counter() - start)
+    variants: dict[Repairs, dict[int, Sentence]] = {r: {} for r in REPAIR_CHOICES if r != SHIPPED_REPAIRS}
+    try:
+        for i, (sentence, where) in enumerate(parse_rows(write_each, rows)):
+            sentences.append(sentence)
+            offsets.append(where)
+            for repairs, written in others.pop(id(sentence), {}).items():
+                variants[repairs][i] = written
+    finally:
+        predictor.gapping_settings = before
+    return Parsed(model, setting, sentences, offsets, time.perf_counter() - start, variants)
+
+
+def _tree(sentence: Sentence) -> list[tuple[int | None, str]]:
+    """A sentence's basic tree: each word's head and relation."""
+    return [(w.head, w.deprel) for w in sentence.words]
 
 
 def path_for(setting: ParserSetting) -> Path:
@@ -105,9 +166,11 @@ def path_for(setting: ParserSetting) -> Path:
 
 
 def cached(setting: ParserSetting) -> Parsed | None:
-    """The cached parse of a parser setting, or None when this module has not parsed it yet."""
+    """The cached parse of a parser setting, or None when this module has not parsed it yet (or parsed it
+    before each parse was written under every :class:`Repairs`)."""
     path = path_for(setting)
-    return pickle.loads(path.read_bytes()) if path.exists() else None
+    parsed = pickle.loads(path.read_bytes()) if path.exists() else None
+    return parsed if getattr(parsed, "variants", None) is not None else None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -125,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     for check in args.orphan_check:
         for bias in args.bias:
             setting = ParserSetting(bias, check == "on")
-            if path_for(setting).exists() and not args.limit:
+            if not args.limit and cached(setting) is not None:
                 print(f"{setting.name()}: cached", file=sys.stderr)
                 continue
             # Through the module's import name, so the pickle names eval.agrr.cache's classes, not __main__'s.

@@ -4,10 +4,17 @@
 
 1. the parser (``models/ru_agrr``, rules graph): an ``orphan`` label bias (shipped: none) and the
    package's orphan checks (``gapping.orphan_check``; shipped: off) — the Russian gapping settings;
+<<<<<<< HEAD
 2. :func:`eud.agrr.system.regap`: the dash gaps and the chain gaps of :mod:`eud.agrr.gaps` (shipped: both on);
 3. the answer rules of :mod:`eud.agrr.answers`, whose correlate choice (:mod:`eud.agrr.correlates`)
    weighs a remnant's fit with each candidate by ten numeric costs and bonuses (``ORDER_COST`` …
    ``ANTECEDENT_MARGIN``).
+=======
+2. the parser's repairs of gapped clauses a dash marks (:mod:`eud.gapping.dashes`), switched by the
+   package's ``gapping.dash_remnants`` and ``gapping.remnant_chains`` (shipped: both on);
+3. the answer rules of :mod:`eud.agrr.answers`, whose correlate choice weighs a remnant's fit with
+   each candidate by ten numeric costs and bonuses (``ORDER_COST`` … ``ANTECEDENT_MARGIN``).
+>>>>>>> dashes
 
 Each of these is one *family* of candidates (the shipped value listed first); a family's choice is
 made on four folds by the ``full`` score and scored on the fifth (:func:`eval.crossval.cross_validate`),
@@ -24,6 +31,9 @@ Two caveats belong with every figure: ``models/ru_agrr`` learned from folds 1-4 
 fifths), and the answer rules were written on folds 1-4 and checked on fold 0.  So no fold is new
 to the whole system; what the cross-validation measures is the choices made here.  Fold 0's
 held score (the choice made on folds 1-4) is the one figure where the parser sees new rows.
+
+The repair switches are replayed from parses the Predictor wrote under each of them
+(:class:`eval.agrr.cache.Repairs`), so any parser setting combines with any switches.
 
 usage (from the repository root; parse first with :mod:`eval.agrr.cache`)::
 
@@ -42,8 +52,18 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from eud.agrr import AgrrRow, score
+from eval.agrr.cache import (
+    REPAIR_CHOICES,
+    SHIPPED_REPAIRS,
+    Parsed,
+    ParserSetting,
+    Repairs,
+    agrr_folds,
+    cached,
+    dev_rows,
+    path_for,
+)
 from eval.agrr.cache import SHIPPED as SHIPPED_PARSER
-from eval.agrr.cache import Parsed, ParserSetting, agrr_folds, cached, dev_rows, path_for
 from eval.common import command_line, record
 from eval.crossval import cross_validate
 
@@ -57,11 +77,10 @@ UTILITY = "full"
 
 @dataclass(frozen=True)
 class Setting:
-    """One whole ``eud agrr`` configuration: the parser's, the regap switches, and answer-rule weights changed."""
+    """One whole ``eud agrr`` configuration: the parser's, its dash repair switches, and answer-rule weights changed."""
 
     parser: ParserSetting = SHIPPED_PARSER
-    dash_gaps: bool = True
-    chain_gaps: bool = True
+    repairs: Repairs = SHIPPED_REPAIRS
     constants: tuple[tuple[str, float], ...] = ()
 
     def describe(self) -> dict:
@@ -69,10 +88,7 @@ class Setting:
         out: dict = {}
         if self.parser != SHIPPED_PARSER:
             out.update(orphan_bias=self.parser.orphan_bias, orphan_check=self.parser.orphan_check)
-        if not self.dash_gaps:
-            out["dash_gaps"] = False
-        if not self.chain_gaps:
-            out["chain_gaps"] = False
+        out.update({name: on for name, on in self.repairs.switches().items() if not on})
         out.update(dict(self.constants))
         return out or {"shipped": True}
 
@@ -116,52 +132,18 @@ def weights(constants: tuple[tuple[str, float], ...]) -> Iterator[None]:
             setattr(module, name, value)
 
 
-def regapped(sentence: object, dash: bool, chain: bool) -> object:
-    """A copy of a parsed sentence after the chosen rewrites of :mod:`eud.agrr.gaps`, its graph built again if they changed it.
-
-    With both on this is :func:`eud.agrr.system.regap` itself (what ``eud agrr`` runs).
-    """
-    from eud.agrr.gaps import chain_gaps, dash_gaps
-    from eud.agrr.system import regap
-
-    s = sentence.copy()  # type: ignore[attr-defined]
-    if dash and chain:
-        regap(s)
-    elif (dash and dash_gaps(s)) or (chain and chain_gaps(s)):
-        _enhanced(s)
-    return s
-
-
-def _enhanced(sentence: object) -> object:
-    """The Russian rules' graph of a rewritten tree, built as :func:`eud.agrr.system.regap` builds it."""
-    from eud.graph import EnhancedGraph
-    from eud.pipeline import enhancer
-    from eud.validate.repair import repair_sentence
-
-    sentence.empty_nodes = []  # type: ignore[attr-defined]
-    sentence.enhanced = EnhancedGraph()  # type: ignore[attr-defined]
-    enhancer("ru", repair=False).enhance(sentence)
-    repair_sentence(sentence)
-    return sentence
-
-
 class Replayer:
     """Each row's answer under any :class:`Setting`, from the cached parses."""
 
     def __init__(self, rows: list[AgrrRow], parses: dict[ParserSetting, Parsed]) -> None:
         self.rows = rows
         self.parses = parses
-        self._regapped: dict[tuple[ParserSetting, bool, bool], list] = {}
         self._answers: dict[Setting, list[AgrrRow]] = {}
         self._scores: dict[tuple[Setting, tuple[int, ...]], dict[str, float]] = {}
 
     def sentences(self, setting: Setting) -> list:
-        key = (setting.parser, setting.dash_gaps, setting.chain_gaps)
-        if key not in self._regapped:
-            parsed = self.parses[setting.parser]
-            self._regapped[key] = [None if s is None else regapped(s, setting.dash_gaps, setting.chain_gaps)
-                                   for s in parsed.sentences]
-        return self._regapped[key]
+        """Each row's sentence as the parser wrote it under ``setting``."""
+        return self.parses[setting.parser].written(setting.repairs)
 
     def answers(self, setting: Setting) -> list[AgrrRow]:
         """The answer of every row under ``setting``."""
@@ -191,9 +173,8 @@ def families(parsers: list[ParserSetting]) -> dict[str, list[Setting]]:
     """Each family's candidates, the shipped setting first."""
     out = {"parser: orphan bias x orphan checks": [SHIPPED] + [replace(SHIPPED, parser=p) for p in parsers
                                                                 if p != SHIPPED_PARSER],
-           "regap: dash gaps x chain gaps": [SHIPPED] + [replace(SHIPPED, dash_gaps=d, chain_gaps=c)
-                                                          for d in (True, False) for c in (True, False)
-                                                          if (d, c) != (True, True)]}
+           "repairs: dash remnants x remnant chains": [SHIPPED] + [replace(SHIPPED, repairs=r) for r in REPAIR_CHOICES
+                                                                   if r != SHIPPED_REPAIRS]}
     shipped = shipped_constants()
     for name in CONSTANTS:
         out[f"answers: {name}"] = [SHIPPED] + [replace(SHIPPED, constants=((name, round(m * shipped[name], 4)),))
@@ -207,8 +188,8 @@ def combine(picks: list[Setting]) -> Setting:
     for p in picks:
         if p.parser != SHIPPED_PARSER:
             out = replace(out, parser=p.parser)
-        if (p.dash_gaps, p.chain_gaps) != (True, True):
-            out = replace(out, dash_gaps=p.dash_gaps, chain_gaps=p.chain_gaps)
+        if p.repairs != SHIPPED_REPAIRS:
+            out = replace(out, repairs=p.repairs)
         out = replace(out, constants=out.constants + p.constants)
     return out
 

@@ -1,41 +1,35 @@
-"""Gapped clauses that the parser left without ``orphan``, made into UD gapping before the rules run.
+"""Gapped clauses marked by a dash that the parser read without ``orphan``, rebuilt as UD gapping.
 
-The parser trained on AGRR trees often gets the clause structure of a
-gapped clause right but misses the relation between its remnants: both
-remnants hang from the full clause's verb as ``conj``, with the dash that
-stands for the elided verb between them (*одобряют 64%, правительства —
-58%*; *и 8 экспертов - 3 … странами*).  Two conjuncts of one verb that are
-not coordinated with each other by a conjunction and are separated by a
-dash are the remnants of one gapped clause, so :func:`dash_gaps` rewrites
-them as the UD guidelines do: the first stays ``conj`` (the promoted
-remnant) and the second becomes its ``orphan``.  The gapping rule then
-restores the verb as an empty node.
+Where a gapped clause elides its verb, the punctuation of Russian and of other languages puts a
+dash in the verb's place (*Мама купила яблоки, а папа — груши*).  The UD guidelines annotate such a
+clause with its promoted remnant as ``conj`` of the full clause's verb and the other remnants as
+``orphan`` of it (https://universaldependencies.org/u/dep/orphan.html), and the gapping rule then
+restores the verb as an empty node.  A parser that learnt gapping from few examples often gets the
+clause right but not the relation between its remnants; the dash tells the two readings apart.
 
-The conditions (read on the AGRR training four fifths, never on the held-apart
-fifth): the head is a VERB or AUX; both words follow it, are its ``conj``
-and are not verbs themselves; the second has no ``cc`` after the first,
-``nsubj``, ``obj`` or ``orphan`` of its own (a coordinated or full clause;
-a ``cc`` before the first is the gapped clause's *а*, *и*); a dash (``-``, ``–``,
-``—``, ``--``) hanging from either of them stands between them.
+:func:`dash_gaps` rebuilds two shapes.  Both remnants hang from the full clause's verb as ``conj``
+(*одобряют 64%, правительства — 58%*): two conjuncts of one verb (a VERB or AUX), both after it and
+neither a verb itself, with a dash (``-``, ``–``, ``—``, ``--``) between them hanging from either,
+and no ``cc`` after the first, ``nsubj``, ``obj`` or ``orphan`` of the second's own (which would make
+it a coordinated phrase or a full clause; a ``cc`` before the first is the gapped clause's *а*, *и*).
+The first stays ``conj`` (the promoted remnant) and the second becomes its ``orphan``.  Or only the
+second hangs as ``conj`` and the first from the verb as an argument or adjunct (*возросло на 16,4%
+(в 2004 г. — на 16,7%)*; *смотрит на Нэша, потом – на меня*): when that dependent, opened by a
+comma, bracket, semicolon or conjunction, ends right before a dash standing for the verb
+(:func:`gap_dash`) that comes right before the ``conj``, it is the promoted remnant and the ``conj``
+its ``orphan``.
 
-The parser can also hang only the second remnant as ``conj`` and the first
-from the verb as an argument or adjunct (*возросло на 16,4% (в 2004 г. — на
-16,7%)*; *смотрит на Нэша, потом – на меня*).  When that dependent ends
-right before a dash standing for the verb that comes right before the
-``conj``, and a comma, a bracket, a semicolon or a conjunction opens it, it
-is the promoted remnant and the ``conj`` its ``orphan`` (:func:`dash_gaps`
-again).
+:func:`chain_gaps` parts gapped clauses in a row that the parser ran into one (*BTAS - на 3,4%,
+CCBN - на 1,5%, KTTH - на 5,4%*): the remnants of the later clauses hang as more ``orphan`` of one
+promoted remnant, so the gapping rule would restore one verb for several clauses.  Where a comma,
+semicolon or coordinating conjunction stands between two of the remnants, with at least two
+remnants on each side (a remnant's own ``orphan`` dependents counted with it) and a dash standing
+for the verb among the later ones, the later side becomes a clause of its own: its last remnant
+``conj`` of the verb, the others its ``orphan``.
 
-Several gapped clauses in a row (*BTAS - на 3,4%, CCBN - на 1,5%, KTTH - на
-5,4%*; *семь раз - тройняшек и четыре раза - по четверо детей*) are often
-parsed with the remnants of the later ones as more ``orphan`` dependents of
-one promoted remnant, so the gapping rule restores fewer verbs than there
-are clauses.  :func:`chain_gaps` parts such a clause: where a comma, a
-semicolon or a coordinating conjunction stands between two of the
-remnants, and the remnants on each side are at least two (a remnant's own
-``orphan`` dependents counted with it) with a dash standing for the verb
-between those of the later side, the later side becomes a gapped clause of
-its own: its last remnant ``conj`` of the verb, the others its ``orphan``.
+Neither handles a gapped clause without a dash (the rebuilds of :mod:`eud.gapping.repair` do some),
+nor one whose remnants the parser hung inside another phrase; a dash between two numbers is a
+range, not an elided verb.
 """
 
 from __future__ import annotations
@@ -48,12 +42,24 @@ from eud.graph import Sentence, Word
 DASHES = {"-", "–", "—", "--"}
 # A conjunct with one of these is a clause or a coordinated phrase of its own, not a bare remnant.
 OWN_CLAUSE = {"cc", "nsubj", "obj", "orphan"}
+# The verb's dependents that can be the first remnant when the parser hung only the second as ``conj``.
+FIRST_REMNANT = {"obl", "advmod", "nsubj", "obj", "iobj"}
+# Words that open a gapped clause right before its first remnant.
+OPENERS = {",", "(", ";"}
+# Words that part one gapped clause from the next in a row of them.
+SEPARATORS = {",", ";"}
 
 
-def dash_gaps(sentence: Sentence) -> bool:
-    """Rewrite the basic tree for each verb's dash-separated pair of ``conj`` (see the module docstring); True if it changed."""
+def gap_dash(words: list[Word], i: int) -> bool:
+    """Whether word ``i`` is a dash that can stand for the verb: not one of a range between numbers (*на 25 - 39%*)."""
+    numbers = [k for k in (i - 1, i + 1) if 1 <= k <= len(words) and any(ch.isdigit() for ch in words[k - 1].form)]
+    return words[i - 1].form in DASHES and len(numbers) < 2
+
+
+def dash_gaps(sentence: Sentence) -> int:
+    """Make gapping of each verb's remnants the parser left without ``orphan`` across a dash; returns how many clauses."""
     words = sentence.words
-    changed = False
+    made = 0
     for verb in words:
         if verb.upos not in ("VERB", "AUX"):
             continue
@@ -69,27 +75,19 @@ def dash_gaps(sentence: Sentence) -> bool:
                        for w in words):
                 continue
             second.head, second.deprel = first.id, "orphan"
-            changed = True
+            made += 1
             break
         else:
-            changed |= _oblique_first(sentence, verb, conjuncts)
-    return changed
-
-
-# The verb's dependents that can be the first remnant when the parser hung only the second as ``conj``.
-FIRST_REMNANT = {"obl", "advmod", "nsubj", "obj", "iobj"}
-# Words that open a gapped clause right before its first remnant.
-OPENERS = {",", "(", ";"}
+            made += _oblique_first(sentence, verb, conjuncts)
+    return made
 
 
 def _oblique_first(sentence: Sentence, verb: Word, conjuncts: list[Word]) -> bool:
     """Make gapping of a ``conj`` whose first remnant the parser hung from the verb as an argument or adjunct.
 
-    *возросло на 16,4% (в 2004 г. — на 16,7%)*; *смотрит на Нэша, потом –
-    на меня*: the verb's dependent right before a dash standing for the verb
-    (:func:`gap_dash`), opened by a comma, a bracket, a semicolon or a
-    conjunction, is the promoted remnant and the ``conj`` after the dash its
-    ``orphan``.  True if it changed the tree.
+    The verb's dependent right before a dash standing for the verb (:func:`gap_dash`), opened by a
+    comma, a bracket, a semicolon or a conjunction, is the promoted remnant and the ``conj`` after
+    the dash its ``orphan``.  True if it changed the tree.
     """
     words = sentence.words
     tree = BasicTree(sentence)
@@ -114,24 +112,14 @@ def _oblique_first(sentence: Sentence, verb: Word, conjuncts: list[Word]) -> boo
     return False
 
 
-# Words that part one gapped clause from the next in a row of them.
-SEPARATORS = {",", ";"}
-
-
-def gap_dash(words: list[Word], i: int) -> bool:
-    """Whether word ``i`` is a dash that can stand for the verb: not one of a range between numbers (*на 25 - 39%*)."""
-    numbers = [k for k in (i - 1, i + 1) if 1 <= k <= len(words) and any(ch.isdigit() for ch in words[k - 1].form)]
-    return words[i - 1].form in DASHES and len(numbers) < 2
-
-
-def chain_gaps(sentence: Sentence) -> bool:
-    """Part the promoted remnants whose ``orphan`` dependents run on into the next gapped clause (see the module docstring); True if it changed."""
-    any_change = False
+def chain_gaps(sentence: Sentence) -> int:
+    """Part the promoted remnants whose ``orphan`` dependents run on into the next gapped clause; returns how many parts."""
+    parted = 0
     for _ in range(len(sentence.words)):
         if not _part_one(sentence.words):
             break
-        any_change = True
-    return any_change
+        parted += 1
+    return parted
 
 
 def _part_one(words: list[Word]) -> bool:
