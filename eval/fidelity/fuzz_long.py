@@ -74,7 +74,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{name}: {tried[0]} inputs in {time.perf_counter() - start:.0f} s; found: {found}", flush=True)
         figures[name] = {"inputs": tried[0], "found": found.partition("\n")[0][:200]}
     if not args.no_record:
-        record("fidelity", "fuzz_long", figures, label="measurement", command=command_line("eval.fidelity.fuzz_long"))
+        record("fidelity", "fuzz_long", figures, label="measurement", command=command_line("eval.fidelity.fuzz_long"),
+               one_row=True)
 
 
 if __name__ == "__main__":

@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
                    "ELAS gain by treebank": gain, "EmptyNodes F1 with gapping by treebank": empty_f1}
         record("gapping", f"crosscheck_{args.split}", figures,
                label="test-scored-once" if args.split == "test" else "tuning",
-               command=command_line("eval.gapping.crosscheck"))
+               command=command_line("eval.gapping.crosscheck"), one_row=True)
     return 0
 
 

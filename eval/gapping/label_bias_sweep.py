@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
             "found %": round(r["found"], 1), f"{args.tune.name.split('.')[0]} false alarms": r["false_alarms"],
             "LAS": round(r["LAS"], 2), "ELAS": round(r["ELAS"], 2)} for r in rows}
         record("gapping", "label_bias_sweep", figures, label="tuning",
-               command=command_line("eval.gapping.label_bias_sweep"))
+               command=command_line("eval.gapping.label_bias_sweep"), one_row=True)
     if args.write:
         path = Path(args.model) / "config.json"
         config = json.loads(path.read_text(encoding="utf-8"))

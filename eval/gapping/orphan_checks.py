@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
             f"gapped clauses kept by the shape checks {supported} of {clauses}")
     if len(figures) == len(FILES):
         record("gapping", "orphan_checks" if args.lang == "en" else f"orphan_checks_{args.lang}", figures,
-               label="tuning", command=command_line("eval.gapping.orphan_checks"))
+               label="tuning", command=command_line("eval.gapping.orphan_checks"), one_row=True)
     return 0
 
 

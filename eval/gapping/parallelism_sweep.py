@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_record:
         before = {"package threshold before the sweep": shipped.threshold if shipped else "none"}
         record("gapping", "parallelism_sweep", {**before, **figures}, label="tuning",
-               command=command_line("eval.gapping.parallelism_sweep"))
+               command=command_line("eval.gapping.parallelism_sweep"), one_row=True)
     if args.write is not None:
         path = Path(args.model) / "config.json"
         config = json.loads(path.read_text(encoding="utf-8"))

@@ -99,7 +99,8 @@ def main(argv: list[str] | None = None) -> int:
             "found": f"{gap['found']}/{gap['gapped']}",
             **{f"false alarms {f.name.split('.')[0]}": n for f, n in zip(args.tune, alarms)}}
     if not args.no_record:
-        record("gapping", "seed_ensemble", figures, label="tuning", command=command_line("eval.gapping.seed_ensemble"))
+        record("gapping", "seed_ensemble", figures, label="tuning", command=command_line("eval.gapping.seed_ensemble"),
+               one_row=True)
     return 0
 
 

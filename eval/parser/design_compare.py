@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
         figures[Path(model).name] = {c: round(scores[c], 2) for c in COLUMNS}
     if not args.no_record:
         record("parser", f"design_compare_{args.lang}", figures, label="tuning",
-               command=command_line("eval.parser.design_compare"))
+               command=command_line("eval.parser.design_compare"), one_row=True)
     return 0
 
 

@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
                    "pipe.stream(texts), the same texts: words/s": round(words / (t2 - t1)),
                    "outputs identical": "yes"}
         record("scale", "api_stream", figures, label="measurement", command=command_line("eval.scale.api_stream"),
-               notes=f"load average {os.getloadavg()[0]:.1f} at the end", with_cpu=True)
+               notes=f"load average {os.getloadavg()[0]:.1f} at the end", with_cpu=True, one_row=True)
     return 0
 
 

@@ -155,7 +155,8 @@ def main(argv: list[str] | None = None) -> int:
         print("| test set | package | Lemmas | words in lexicon % | Lemmas of unseen words | guard refusals |\n"
               "|---|---|---|---|---|---|")
         figures = lemma_rows(args.model, args.treebank, args.show, args.lang)
-    record("segment", f"lemma_{args.what}", figures, label="test-scored-once", command=command_line("eval.segment.lemma"))
+    record("segment", f"lemma_{args.what}", figures, label="test-scored-once", command=command_line("eval.segment.lemma"),
+           one_row=True)
     return 0
 
 

@@ -73,7 +73,8 @@ def main(argv: list[str] | None = None) -> int:
         right, total = right + r, total + t
     print(f"  train 5-fold by form type: fallback on held-out forms {fmt(right, total)}")
     figures["train, 5 folds by form type: fallback on held-out forms"] = fmt(right, total)
-    record("segment", f"mwt_{args.treebank}", figures, label="test-scored-once", command=command_line("eval.segment.mwt"))
+    record("segment", f"mwt_{args.treebank}", figures, label="test-scored-once", command=command_line("eval.segment.mwt"),
+           one_row=True)
     return 0
 
 

@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_record:
         figures["RSS after loading, MB"] = round(base / 1024)
         record("segment", "robust", figures, label="measurement", command=command_line("eval.segment.robust"),
-               with_cpu=True)
+               with_cpu=True, one_row=True)
     return 0
 
 

@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{figures['Tokens']:.2f} / {figures['Words']:.2f} / {figures['Sentences']:.2f}",
                 "words/s, one thread": round(words / seconds)},
                label="test-scored-once" if args.split == "test" else "tuning", command=command_line("eval.segment.score"),
-               with_cpu=True)
+               with_cpu=True, one_row=True)
     return 0
 
 
