@@ -67,11 +67,12 @@ def command_line(module: str | None = None) -> str:
 
 
 def record(topic: str, name: str, figures: dict, *, label: str, command: str, notes: str = "",
-           with_cpu: bool = False, rows: str = "") -> Path:
+           with_cpu: bool = False, rows: str = "", one_row: bool = False) -> Path:
     """Write ``eval/results/<topic>/<name>.json`` and return its path.
 
     ``rows`` names a key of ``figures`` whose entries each get a row of their own in
-    ``eval/RESULTS.md`` (e.g. every rule's cross-validated effect).
+    ``eval/RESULTS.md`` (e.g. every rule's cross-validated effect); ``one_row`` keeps a
+    result with a few top-level figures to a single row there.
     """
     if label not in LABELS:
         raise ValueError(f"label must be one of {LABELS}, not {label!r}")
@@ -83,6 +84,8 @@ def record(topic: str, name: str, figures: dict, *, label: str, command: str, no
         result["notes"] = notes
     if rows:
         result["rows"] = rows
+    if one_row:
+        result["one_row"] = True
     path = RESULTS / topic / f"{name}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".json.tmp")

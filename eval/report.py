@@ -13,6 +13,8 @@ apart:
 ``python -m eval.report`` rewrites them; ``python -m eval.report --check`` rewrites nothing and
 exits 1, naming the file and the figure, when any of them (or a model card's quick-score table)
 disagrees with the results.  The lab notebook behind the figures is ``eval/journal/``.
+
+A tool, not a benchmark: it reads the results and records none.
 """
 
 from __future__ import annotations

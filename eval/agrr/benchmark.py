@@ -12,7 +12,10 @@ training.  Subcommands, run from the repository root:
         turned into orphan trees, eud.agrr.trees) and work/agrr/plain.conllu
         (every second class-0 row as parsed, when the parse has no orphan)
     python -m eval.agrr.benchmark score --model models/ru_agrr [--part heldout|train] [--csv OUT] [--conllu OUT]
-        runs eud on the rows and prints binary / resolution / full
+        runs eud on the rows and prints binary / resolution / full; with the shipped
+        models/ru_agrr on the held-apart fifth as shipped (no --orphan-bias, no
+        --no-dashes), also writes eval/results/agrr/heldout.json (tuning: that fifth
+        chose the epoch and the bias, and the answer rules were developed against it)
     python -m eval.agrr.benchmark watch work/ru_agrr_continue/train/train.log work/ru_agrr_continue/model -o work/ru_agrr_continue
         while a training runs without a dev file (its package is written after
         every epoch), copies each epoch's package to OUT/epochN and scores it
@@ -36,8 +39,10 @@ from eud.agrr.scoring import symbol_f1
 from eud.agrr.system import parse_rows, predict_rows
 from eud.agrr.trees import orphan_tree
 from eud.conllu import write_conllu
+from eval.common import REPO, command_line, record
 
 DEV = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "agrr" / "dev.csv.xz"
+SHIPPED = REPO / "models" / "ru_agrr"
 
 
 def part_rows(part: str) -> AgrrFile:
@@ -136,6 +141,14 @@ def cmd_score(args: argparse.Namespace) -> int:
     print(f"AGRR dev {args.part} ({len(gold.rows)} rows), model {args.model}, orphan bias {args.orphan_bias}: binary {s['binary']:.3f} "
           f"(P {s['binary_precision']:.3f} R {s['binary_recall']:.3f}), resolution {s['resolution']:.3f}, "
           f"full {s['full']:.3f}; {took:.0f} s")
+    if (Path(args.model).resolve() == SHIPPED and args.part == "heldout" and args.orphan_bias == 0
+            and not args.no_dashes):
+        figures = {"binary F1": s["binary"], "binary P": s["binary_precision"], "binary R": s["binary_recall"],
+                   "resolution": s["resolution"], "full": s["full"]}
+        record("agrr", "heldout", {k: round(v, 4) for k, v in figures.items()}, label="tuning",
+               command=command_line("eval.agrr.benchmark"),
+               notes=f"AGRR-2019 dev, held-apart fifth ({len(gold.rows)} rows); the answer rules were developed "
+                     "against it")
     return 0
 
 

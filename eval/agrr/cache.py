@@ -27,6 +27,8 @@ usage (from the repository root)::
 
     python -m eval.agrr.cache                            # the shipped setting: bias 0, no orphan checks
     python -m eval.agrr.cache --bias -1 1 2 --orphan-check off on
+
+A tool, not a benchmark: it caches parses for :mod:`eval.agrr.crossval` and records no result.
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ writes one learned profile per language (from all its dev files) and, for
 languages with several treebanks, a treebank profile holding only what differs
 (``based_on`` the language).  The files in converters/ started from this output
 and were then reviewed and edited by hand, so do not overwrite them blindly.
+
+A tool, not a benchmark: it writes profiles to review and records no result.
 """
 
 from __future__ import annotations

@@ -10,6 +10,8 @@ change and compare::
     python -m eval.fidelity.cli_snapshot > after.txt && diff before.txt after.txt && echo identical
 
 ``--show NAME`` prints one command's raw outputs instead.
+
+A tool, not a benchmark: its hashes mean something only against another run, so it records no result.
 """
 
 from __future__ import annotations

@@ -21,6 +21,9 @@ scorer runs in-process.
     python -m eval.fidelity.evaluator_parity                      # all test files, default levels
     python -m eval.fidelity.evaluator_parity --enhancements 0 16 123456
     python -m eval.fidelity.evaluator_parity /work/shared/data/ud/en_ewt/en_ewt-ud-test.conllu.xz
+
+Run on every shared test file (no files given), it writes ``eval/results/fidelity/evaluator_parity.json``;
+run on files given, it only prints.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from eud.conllu import format_sentence, parse_conllu, read_conllu, write_conllu
 from eud.evaluate import evaluate_files, evaluate_loaded
 from eud.evaluate.data import read_for_scoring
 from eud.graph import EmptyNode, EnhancedGraph, MultiwordToken, Sentence, Word
+from eval.common import command_line, record
 
 SHARED_UD = Path(__file__).resolve().parents[3] / "shared" / "data" / "ud"
 METRIC_NAMES = (
@@ -437,17 +441,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     files = args.files or sorted(SHARED_UD.glob("*/*-test.conllu.xz"))
-    failures = 0
+    failures = runs = 0
+    systems: set[str] = set()
     for path in files:
         t0 = time.perf_counter()
         for name, levels, diffs in compare_file(path, tuple(args.enhancements), args.seed):
             status = "OK" if not diffs else "MISMATCH"
             failures += bool(diffs)
+            runs += 1
+            systems.add(name)
             print(f"{path.name:32} {name:10} --enhancements {levels:7} {status}")
             for line in diffs:
                 print("   ", line)
         print(f"{path.name:32} ({time.perf_counter() - t0:.1f}s)", flush=True)
     print(f"{len(files)} files, {failures} mismatching runs")
+    if not args.files:  # every shared test file: the published figure
+        key = f"runs ({len(files)} test files x {len(systems)} systems x {len(args.enhancements)} levels)"
+        record("fidelity", "evaluator_parity", {key: runs, "mismatching runs": failures},
+               label="measurement", command=command_line("eval.fidelity.evaluator_parity"))
     return 1 if failures else 0
 
 

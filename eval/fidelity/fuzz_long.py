@@ -4,6 +4,9 @@ Prints, per property, how many inputs Hypothesis tried and what it found (the
 shrunk failing input, if any).  The short run is tests/test_fuzz.py.
 
     python -m eval.fidelity.fuzz_long --examples 3000
+
+It writes ``eval/results/fidelity/fuzz_long.json`` unless given ``--no-record`` (for a quick run
+with few ``--examples``).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ REPO = Path(__file__).resolve().parents[2]
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from eval.common import command_line, record
 from eval.helpers import fuzzing
 
 
@@ -30,11 +34,13 @@ def _counting(prop, tried: list[int]):  # type: ignore[no-untyped-def]
     return counted
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """Run every property with ``--examples`` inputs and record what each found."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--examples", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=20261123)
-    args = parser.parse_args()
+    parser.add_argument("--no-record", action="store_true", help="print only; write no result file")
+    args = parser.parse_args(argv)
     from eud.enhance import Enhancer, find_profile
 
     enhancer = Enhancer(find_profile("en"))
@@ -50,6 +56,7 @@ def main() -> None:
             lambda pair: fuzzing.evaluate_never_crashes(*pair),
         ),
     }
+    figures: dict[str, dict] = {}
     for name, (strategy, prop) in checks.items():
         tried = [0]
         counted = _counting(prop, tried)
@@ -65,6 +72,10 @@ def main() -> None:
         except Exception as err:  # noqa: BLE001 - any failed property is a finding to report
             found = "".join(traceback.format_exception_only(type(err), err)).strip()[:2000]
         print(f"{name}: {tried[0]} inputs in {time.perf_counter() - start:.0f} s; found: {found}", flush=True)
+        figures[name] = {"inputs": tried[0], "found": found.partition("\n")[0][:200]}
+    if not args.no_record:
+        record("fidelity", "fuzz_long", figures, label="measurement", command=command_line("eval.fidelity.fuzz_long"),
+               one_row=True)
 
 
 if __name__ == "__main__":

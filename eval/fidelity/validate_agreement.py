@@ -19,6 +19,10 @@ It also times :func:`eud.validate.check_sentence` and
 sentences of each file, in one of a dozen ways (reordered or repeated entries,
 self-loops, dropped or redirected heads, bad labels, bad root labels, unknown or
 malformed heads, empty-node HEAD), and compares the validators on that copy.
+
+The default run (neither ``--files`` nor ``--corrupt``) does both, the clean comparison on every
+file and the broken one on ``CORRUPTED`` plus the fixtures, and writes
+``eval/results/fidelity/validate_agreement.json``; the other runs only print.
 """
 
 from __future__ import annotations
@@ -39,10 +43,15 @@ from pathlib import Path
 from eud.conllu import read_conllu
 from eud.validate import ENHANCED_TESTIDS, check_file, check_sentence
 from eud.validate.repair import repair_sentence
+from eval.common import command_line, record
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED_UD = REPO.parent / "shared" / "data" / "ud"
 FIXTURES = REPO / "tests" / "fixtures"
+# The files the default run also breaks (with the fixtures): four languages, dev and test.
+CORRUPTED = ("en_ewt/en_ewt-ud-dev.conllu.xz", "lv_lvtb/lv_lvtb-ud-dev.conllu.xz",
+             "nl_lassysmall/nl_lassysmall-ud-test.conllu.xz", "cs_fictree/cs_fictree-ud-dev.conllu.xz",
+             "fi_tdt/fi_tdt-ud-dev.conllu.xz")
 ROOT_RULES = ("enhanced-0-is-not-root", "enhanced-root-is-not-0")
 _UD_LINE = re.compile(r"^\[(?:File \S+ )?Line (-?\d+)[^\]]*\]: \[L(\d) (\w+) ([\w-]+)\]")
 _EUD_LINE = re.compile(r"^.*:(\d+|\?): \[([\w-]+)\]")
@@ -249,44 +258,37 @@ def fix_then_udvalidate(broken: Path, folder: Path) -> tuple[int, int]:
     return sum(enhanced.values()), sum(other.values())
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Print one row per file and the totals; exit 1 if the validators disagree anywhere."""
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--files", nargs="+", type=Path, help="files to compare (default: shared data + fixtures)")
-    parser.add_argument("--corrupt", action="store_true", help="compare on randomly broken copies of the files")
-    parser.add_argument("--seed", type=int, default=1, help="seed for --corrupt (default: 1)")
-    args = parser.parse_args(argv)
-    files = args.files or sorted(SHARED_UD.glob("*/*.conllu.xz")) + sorted(FIXTURES.glob("validate_*.conllu"))
+def compare_files(files: list[Path], corrupt: bool, seed: int) -> Counter[str]:
+    """Print one row per file and return the totals, the disagreements and the hot-path timings."""
     totals: Counter[str] = Counter()
     recovery: Counter[str] = Counter()
-    disagreements = failed_fixes = 0
-    speed_words, speed_check, speed_repair = 0, 0.0, 0.0
     header = "| file | sentences | eud | udvalidate | agree | other udvalidate L2 (out of scope) | eud s | udvalidate s |"
-    if args.corrupt:
+    if corrupt:
         header += " udvalidate on --fix output (enhanced / other) |"
     print(header)
-    print("|---|---:|---:|---:|---|---|---:|---:|" + ("---|" if args.corrupt else ""))
+    print("|---|---:|---:|---:|---|---|---:|---:|" + ("---|" if corrupt else ""))
     with tempfile.TemporaryDirectory(prefix="eud-agree-") as tmp:
         for original in files:
+            shared = original.parent.parent == SHARED_UD
             plain = _plain(original, Path(tmp))
             path = plain
-            if args.corrupt:
+            if corrupt:
                 path = Path(tmp) / f"corrupted-{original.name.removesuffix('.xz')}"
-                corrupt_file(plain, path, args.seed)
+                corrupt_file(plain, path, seed)
             row = compare(path)
             agree = not row["only_eud"] and not row["only_udvalidate"]
-            disagreements += not agree
+            totals["disagreements"] += not agree
             other = ", ".join(f"{k} {v}" for k, v in sorted(row["udvalidate_other"].items())) or "-"
             line = (
-                f"| {'corrupted ' if args.corrupt else ''}{original.name} | {row['sentences']} | "
+                f"| {'corrupted ' if corrupt else ''}{original.name} | {row['sentences']} | "
                 f"{sum(row['eud'].values())} | {sum(row['udvalidate'].values())} | {'yes' if agree else 'NO'} | "
                 f"{other} | {row['eud_seconds']:.1f} | {row['udvalidate_seconds']:.1f} |"
             )
-            if args.corrupt:
+            if corrupt:
                 enhanced_left, other_left = fix_then_udvalidate(path, Path(tmp))
-                failed_fixes += enhanced_left > 0
+                totals["failed_fixes"] += enhanced_left > 0
                 line += f" {enhanced_left} / {other_left} |"
-                if original.parent.parent == SHARED_UD:  # the fixtures are no gold: they are broken already
+                if shared:  # the fixtures are no gold: they are broken already
                     recovery += repair_recovery(plain, path)
             print(line, flush=True)
             for label in ("only_eud", "only_udvalidate"):
@@ -300,32 +302,63 @@ def main(argv: list[str] | None = None) -> int:
             totals["sentences"] += row["sentences"]
             totals["eud"] += sum(row["eud"].values())
             totals["udvalidate"] += sum(row["udvalidate"].values())
-            if original.parent.parent == SHARED_UD and not args.corrupt:
+            if shared:
+                totals["shared files"] += 1
+                totals["shared sentences"] += row["sentences"]
+                totals["shared disagreements"] += not agree
+            if shared and not corrupt:
                 words, check, repair = hot_path_speed(plain)
-                speed_words += words
-                speed_check += check * words
-                speed_repair += repair * words
+                totals["speed words"] += words
+                totals["check µs"] += check * words
+                totals["repair µs"] += repair * words
             for temporary in {plain, path} - {original}:
                 temporary.unlink()
     print(
         f"\n{totals['files']} files, {totals['sentences']} sentences: eud found {totals['eud']} enhanced-graph "
-        f"problems, udvalidate {totals['udvalidate']}; files where they disagree: {disagreements}"
+        f"problems, udvalidate {totals['udvalidate']}; files where they disagree: {totals['disagreements']}"
     )
-    if args.corrupt:
+    if corrupt:
         r = recovery
         print(
-            f"--fix output: files with enhanced-graph findings left by udvalidate: {failed_fixes}; "
+            f"--fix output: files with enhanced-graph findings left by udvalidate: {totals['failed_fixes']}; "
             f"on the {r['sentences']} corrupted sentences of the shared files ({r['gold']} gold edges, {r['unreadable']} unreadable even "
             f"for --fix): gold edges present as broken {r['broken_correct']} of {r['broken']} edges, "
             f"after repair {r['repaired_correct']} of {r['repaired']} "
             f"(recall {r['broken_correct'] / max(r['gold'], 1):.4f} -> {r['repaired_correct'] / max(r['gold'], 1):.4f})"
         )
-    if speed_words:
+    if totals["speed words"]:
         print(
-            f"hot path (CPU time) on {speed_words} shared-data words: check_sentence "
-            f"{speed_check / speed_words:.2f} µs/word, repair_sentence {speed_repair / speed_words:.2f} µs/word"
+            f"hot path (CPU time) on {totals['speed words']} shared-data words: check_sentence "
+            f"{totals['check µs'] / totals['speed words']:.2f} µs/word, "
+            f"repair_sentence {totals['repair µs'] / totals['speed words']:.2f} µs/word"
         )
-    return 1 if disagreements or failed_fixes else 0
+    return totals
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print one row per file and the totals; exit 1 if the validators disagree anywhere."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--files", nargs="+", type=Path, help="files to compare (default: shared data + fixtures)")
+    parser.add_argument("--corrupt", action="store_true", help="compare on randomly broken copies of the files")
+    parser.add_argument("--seed", type=int, default=1, help="seed for --corrupt (default: 1)")
+    args = parser.parse_args(argv)
+    fixtures = sorted(FIXTURES.glob("validate_*.conllu"))
+    if args.files or args.corrupt:
+        totals = compare_files(args.files or sorted(SHARED_UD.glob("*/*.conllu.xz")) + fixtures,
+                               args.corrupt, args.seed)
+        return 1 if totals["disagreements"] or totals["failed_fixes"] else 0
+    clean = compare_files(sorted(SHARED_UD.glob("*/*.conllu.xz")) + fixtures, False, args.seed)
+    broken = compare_files([SHARED_UD / name for name in CORRUPTED] + fixtures, True, args.seed)
+    words = max(clean["speed words"], 1)
+    record("fidelity", "validate_agreement", {
+        "shared treebank files where eud and udvalidate disagree":
+            f"{clean['shared disagreements']} of {clean['shared files']} ({clean['shared sentences']:,} sentences)",
+        "corrupted files where they disagree":
+            f"{broken['disagreements']} of {broken['files']} ({broken['eud']:,} / {broken['udvalidate']:,} findings)",
+        "check_sentence µs/word": round(clean["check µs"] / words, 2),
+        "repair_sentence µs/word": round(clean["repair µs"] / words, 2),
+    }, label="measurement", command=command_line("eval.fidelity.validate_agreement"))
+    return 1 if clean["disagreements"] or broken["disagreements"] or broken["failed_fixes"] else 0
 
 
 if __name__ == "__main__":

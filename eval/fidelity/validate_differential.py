@@ -6,6 +6,9 @@ from eval/helpers/faults.py (44 kinds, taken in turn).  Prints the agreement on
 validators on en_ewt test (the real commands, best of 3).
 
     python -m eval.fidelity.validate_differential --per-file 600
+
+It writes ``eval/results/fidelity/validate_differential.json`` unless given ``--no-record``
+(for a quick run with a small ``--per-file``).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from collections import Counter
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+from eval.common import command_line, record
 from eval.helpers import faults
 
 SHARED = REPO.parent / "shared" / "data" / "ud"
@@ -34,11 +38,13 @@ def _best_of(command: list[str], runs: int = 3) -> float:
     return best
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """Compare the two validators on the corrupted windows, time them, and record the agreement."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--per-file", type=int, default=600)
     parser.add_argument("--seed", type=int, default=11)
-    args = parser.parse_args()
+    parser.add_argument("--no-record", action="store_true", help="print only; write no result file")
+    args = parser.parse_args(argv)
     total = agree = 0
     kinds: Counter[str] = Counter()
     with tempfile.TemporaryDirectory() as tmp:
@@ -66,6 +72,11 @@ def main() -> None:
             ("eud validate --level 1", [sys.executable, "-m", "eud", "validate", "--level", "1", str(test)]),
         ]:
             print(f"time on en_ewt test: {name}: {_best_of(command):.2f} s")
+    if not args.no_record:
+        record("fidelity", "validate_differential",
+               {f"agreement with udvalidate (valid? + first test id), {len(TREEBANKS)} dev treebanks":
+                f"{agree:,} of {total:,}"},
+               label="measurement", command=command_line("eval.fidelity.validate_differential"))
 
 
 if __name__ == "__main__":

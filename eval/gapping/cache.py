@@ -17,6 +17,8 @@ Two sets:
 
 usage (from the repository root; about 5 minutes on two free cores):
   python -m eval.gapping.cache --model models/en_ewt
+
+A tool, not a benchmark: it caches network outputs for the gapping benchmarks and records no result.
 """
 
 from __future__ import annotations

@@ -16,6 +16,9 @@ made one.  en_ewt test is not read: count it with
 
     python -m eval.gapping.false_alarms --model models/en_ewt --cache work/fa_cache
     python -m eval.gapping.false_alarms --model models/en_ewt --cache work/fa_cache --show en_gum_dev
+
+Run on every file (no ``--files``), it writes ``eval/results/gapping/false_alarms.json`` (tuning:
+these files chose the package's gapping settings) unless given ``--no-record``.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from pathlib import Path
 from eud.conllu import parse_conllu, read_conllu
 from eud.graph import Sentence
 from eud.pipeline import Pipeline
+from eval.common import command_line, record
 from eval.gapping.benchmark import pct, prf, score_gapping, strip_deps
 
 DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
@@ -86,33 +90,45 @@ def cache_folder(cache: Path | None, model: str) -> Path | None:
     return cache / f"{Path(model).name}-{stat.st_size}-{int(stat.st_mtime)}"
 
 
-def score_file(pipe: Pipeline, data: Path, name: str, cache: Path | None) -> tuple[str, list[Sentence], list[Sentence]]:
-    """One file's table cells (gap edges, found, false alarms), its gold and its system sentences."""
+def score_file(pipe: Pipeline, data: Path, name: str,
+               cache: Path | None) -> tuple[dict[str, object], list[Sentence], list[Sentence]]:
+    """One file's figures (gap edges, found, false alarms; empty when it is missing), its gold and system sentences."""
     if not (data / FILES[name][0]).exists():
-        return "missing | | ", [], []
+        return {}, [], []
     gold, system = run(pipe, data, name, cache)
     c = score_gapping(gold, system)
     edges = prf(c["match"], c["sys_edges"], c["gold_edges"]) if c["gapped"] else "–"
-    return f"{edges} | {pct(c['found'], c['gapped'])} | {c['false_alarms']}", gold, system
+    return {"gap-edge P/R/F1": edges, "found %": pct(c["found"], c["gapped"]), "false alarms": c["false_alarms"]}, \
+        gold, system
+
+
+def cells(figures: dict[str, object]) -> str:
+    """A file's figures as the cells of a Markdown row."""
+    return " | ".join(map(str, figures.values())) if figures else "missing | | "
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Score the package on every file, print one row each and record them."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_arguments(ap)
     ap.add_argument("--show", nargs="*", choices=list(FILES), default=[], help="print these files' false alarms")
+    ap.add_argument("--no-record", action="store_true", help="print only; write no result file")
     args = ap.parse_args(argv)
     pipe = Pipeline.load(args.model, threads=args.threads)
     cache = cache_folder(args.cache, args.model)
     print(f"model {args.model}, from gold tokens")
     print("| file | gap-edge P / R / F1 | gapped sentences found, % | false alarms |")
     print("|---|---|---|---|")
+    figures: dict[str, object] = {}
     for name in args.files:
-        cells, gold, system = score_file(pipe, args.data, name, cache)
-        print(f"| {name} | {cells} |", flush=True)
+        figures[name], gold, system = score_file(pipe, args.data, name, cache)
+        print(f"| {name} | {cells(figures[name])} |", flush=True)
         if name in args.show:
             for g, s in zip(gold, system):
                 if s.empty_nodes and not g.empty_nodes:
                     print(f"    {g.sent_id}: {' '.join(w.form for w in s.words)}")
+    if args.files == list(FILES) and all(figures.values()) and not args.no_record:
+        record("gapping", "false_alarms", figures, label="tuning", command=command_line("eval.gapping.false_alarms"))
     return 0
 
 

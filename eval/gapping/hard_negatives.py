@@ -13,6 +13,8 @@ teaches the network where gapping is not.
 
 The output holds treebank sentences: it goes under ``work/``, never into the
 repository.
+
+A tool, not a benchmark: it writes training data and records no result.
 """
 
 from __future__ import annotations

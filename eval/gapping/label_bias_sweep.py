@@ -19,7 +19,8 @@ Only dev files are read, so the bias is chosen without the test sets.  With
     python -m eval.gapping.label_bias_sweep --model models/en_ewt --bias 2 --margins lifted=1.2 uncorrelated=1.5
 
 ``--margins`` sets the package's ``orphan_margins`` (see :mod:`eud.gapping.checks`);
-``--margins off`` turns them off.
+``--margins off`` turns them off.  The table goes to ``eval/results/gapping/label_bias_sweep.json``
+(tuning) unless given ``--no-record``.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from eud.conllu import parse_conllu, read_conllu
 from eud.evaluate import evaluate_sentences
 from eud.gapping.repair import set_setting
 from eud.pipeline import Pipeline
+from eval.common import command_line, record
 from eval.gapping.benchmark import score_gapping, strip_deps
 
 DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
@@ -86,6 +88,7 @@ def _margins(ap: argparse.ArgumentParser, items: list[str]) -> dict[str, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Sweep the biases, print the table, record it, and store the bias in the package if asked."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", required=True, help="a parser package folder")
     ap.add_argument("--bias", type=float, nargs="+", default=[0.0, -1.0, -2.0, -3.0], help="orphan biases to try")
@@ -99,6 +102,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="store the (single) bias, and --orphan-check if given, in the package's config.json")
     ap.add_argument("--margins", nargs="+", metavar="NAME=VALUE",
                     help="orphan_margins (lifted=, uncorrelated=) or 'off'; default: the package's")
+    ap.add_argument("--no-record", action="store_true", help="write no result file")
     args = ap.parse_args(argv)
     if args.margins is not None:
         args.margins = _margins(ap, args.margins)
@@ -107,7 +111,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"model {args.model}; GAPPING dev from gold tokens; false alarms, LAS, ELAS on {args.tune.name}")
     print("| orphan bias | gap-edge P / R / F1 | found % | false alarms | LAS | ELAS |")
     print("|---|---|---|---|---|---|")
-    sweep(args)
+    rows = sweep(args)
+    if not args.no_record:
+        figures = {f"orphan bias {r['bias']:+.1f}": {
+            "GAPPING dev gap-edge P/R/F1": f"{r['P']:.1f} / {r['R']:.1f} / {r['F1']:.1f}",
+            "found %": round(r["found"], 1), f"{args.tune.name.split('.')[0]} false alarms": r["false_alarms"],
+            "LAS": round(r["LAS"], 2), "ELAS": round(r["ELAS"], 2)} for r in rows}
+        record("gapping", "label_bias_sweep", figures, label="tuning",
+               command=command_line("eval.gapping.label_bias_sweep"), one_row=True)
     if args.write:
         path = Path(args.model) / "config.json"
         config = json.loads(path.read_text(encoding="utf-8"))

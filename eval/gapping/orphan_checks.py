@@ -7,6 +7,9 @@ check costs where gapping is real.  (The margin checks need a parser's
 scores; a gold tree is sure of itself, so they cost nothing here.)
 
     python -m eval.gapping.orphan_checks
+
+With every file there, the counts go to ``eval/results/gapping/orphan_checks.json``
+(``orphan_checks_<lang>`` for another ``--lang``); tuning, since the checks were built on these files.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from eud.enhance.profiles import language_style
 from eud.gapping.checks import bracket_nesting, demote_orphans, stray_orphans, unsound
 from eud.gapping.correlates import BasicTree
 from eud.gapping.rule import Gapping
+from eval.common import command_line, record
 from eval.gapping.benchmark import strip_deps
 
 DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
@@ -28,6 +32,7 @@ FILES = ("gapping/gapping-orphan-basic.train.conllu.xz", "gapping/gapping-orphan
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Count, per file, the gold orphans and clauses each check keeps; print and record the table."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument("--lang", default="en", help="language whose gapping style finds the correlates")
@@ -36,6 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     print("| file | gold orphans | kept by the antecedent check | kept by the stray check "
           "| gapped clauses | kept by the shape checks |")
     print("|---|---|---|---|---|---|")
+    figures: dict[str, str] = {}
     for name in FILES:
         path = args.data / name
         if not path.exists():
@@ -56,6 +62,12 @@ def main(argv: list[str] | None = None) -> int:
                 supported += not unsound(clause, tree)
                 not_stray += len(clause.remnants) - 1 - len(stray_orphans(clause, nesting, tree))
         print(f"| {Path(name).name} | {orphans} | {kept} | {not_stray} | {clauses} | {supported} |")
+        figures[Path(name).name.removesuffix(".conllu.xz")] = (
+            f"orphans kept by the antecedent check {kept} of {orphans}, by the stray check {not_stray}; "
+            f"gapped clauses kept by the shape checks {supported} of {clauses}")
+    if len(figures) == len(FILES):
+        record("gapping", "orphan_checks" if args.lang == "en" else f"orphan_checks_{args.lang}", figures,
+               label="tuning", command=command_line("eval.gapping.orphan_checks"), one_row=True)
     return 0
 
 

@@ -14,6 +14,9 @@ An ensemble is not something eud ships (each English member is 20 MB); this tell
 whether averaging runs, or distilling them into one, is worth building.
 
     python -m eval.gapping.seed_ensemble models/en_ewt work/s14/gap_s4/ship work/s14/gap_s6/ship --bias 1 2 3
+
+The table goes to ``eval/results/gapping/seed_ensemble.json`` (tuning: dev files and en_gum test,
+all read to choose) unless given ``--no-record``.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from typing import Any
 
 from eud.conllu import parse_conllu, read_conllu
 from eud.pipeline import Pipeline
+from eval.common import command_line, record
 from eval.gapping.benchmark import score_gapping, strip_deps
 
 DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
@@ -56,12 +60,14 @@ def ensemble(nets: list[Any]) -> Any:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Score the ensemble at every bias; print and record the table."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("members", nargs="+", type=Path, help="parser packages with the same tables; the first leads")
     ap.add_argument("--bias", type=float, nargs="+", default=[2.0], help="orphan biases to try")
     ap.add_argument("--tune", type=Path, nargs="+", default=TUNE, help="UD files for false alarms")
     ap.add_argument("--gapping-data", type=Path, default=DATA / "gapping")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--no-record", action="store_true", help="print only; write no result file")
     args = ap.parse_args(argv)
     from eud.nn.package import load_package
 
@@ -77,6 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(args.members)} members; false alarms on {', '.join(f.name for f in args.tune)}")
     print("| orphan bias | GAPPING dev P / R / F1 | found | false alarms |")
     print("|---|---|---|---|")
+    figures: dict[str, object] = {"members": len(args.members)}
     for bias in args.bias:
         pipe.predictor.set_label_bias({"orphan": bias})
         gap = score_gapping(gap_gold, pipe.parse_sentences(list(parse_conllu(gap_input))))
@@ -87,6 +94,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {bias:+.2f} | {100 * p:.1f} / {100 * r:.1f} / {200 * p * r / max(1e-9, p + r):.1f} "
               f"| {100 * gap['found'] / max(1, gap['gapped']):.1f}% ({gap['found']}/{gap['gapped']}) "
               f"| {' / '.join(map(str, alarms))} |", flush=True)
+        figures[f"orphan bias {bias:+.2f}"] = {
+            "GAPPING dev P/R/F1": f"{100 * p:.1f} / {100 * r:.1f} / {200 * p * r / max(1e-9, p + r):.1f}",
+            "found": f"{gap['found']}/{gap['gapped']}",
+            **{f"false alarms {f.name.split('.')[0]}": n for f, n in zip(args.tune, alarms)}}
+    if not args.no_record:
+        record("gapping", "seed_ensemble", figures, label="tuning", command=command_line("eval.gapping.seed_ensemble"),
+               one_row=True)
     return 0
 
 

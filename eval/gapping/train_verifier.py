@@ -17,6 +17,8 @@ keeps every gapped clause the package finds in the ``--tune`` file (GAPPING dev)
         --check ../shared/data/ud/en_gum/en_gum-ud-dev.conllu.xz ../shared/data/ud/en_ewt/en_ewt-ud-dev.conllu.xz --write
 
 It prints, per file, the clauses found and how many the verifier keeps.
+
+A tool, not a benchmark: it fits a package's verifier and records no result.
 """
 
 from __future__ import annotations

@@ -11,6 +11,11 @@ usage (from the repository root):
   python -m eval.parser.gold_eval --model models/en_ewt ../shared/data/ud/en_ewt/en_ewt-ud-test.conllu.xz \
       ../shared/data/ud/en_gum/en_gum-ud-test.conllu.xz
   python -m eval.parser.gold_eval --model models/en_ewt ../shared/data/ud/en_ewt/en_ewt-ud-test.conllu.xz --precision fp32 bf16
+
+A shared file of the model's own treebank (``models/X`` on ``../shared/data/ud/X/X-ud-<split>``),
+parsed in the model's own graph mode at ``--precision auto``, has its UPOS, LAS and ELAS written to
+``eval/results/models/X/gold_<split>.json`` (test-scored-once on test, tuning on dev); other runs
+only print.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+
+from eval.common import SHARED, command_line, record
 
 METRICS = ("UPOS", "XPOS", "UFeats", "Lemmas", "UAS", "LAS", "ELAS", "EULAS")
 
@@ -55,7 +62,7 @@ def score(gold: str, system: Path) -> dict[str, float]:
     return {k: 100 * metrics[k]["f1"] for k in METRICS if k in metrics}
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     """Parse and score every gold file in every requested graph mode; print markdown rows."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("gold", nargs="+")
@@ -65,7 +72,7 @@ def main() -> int:
     ap.add_argument("--precision", nargs="+", default=["auto"], choices=("auto", "fp32", "bf16"),
                     help="encoder arithmetic of eud parse, one run each (default: auto)")
     ap.add_argument("--out-dir", type=Path, default=Path("/tmp/eud-parser-eval"))
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     args.out_dir.mkdir(parents=True, exist_ok=True)
     print("| model | file | graph | precision | " + " | ".join(METRICS) + " | words/s (parse) | words/s (whole process) "
           "| load s | peak MiB |")
@@ -81,6 +88,13 @@ def main() -> int:
                       + " | ".join(f"{scores.get(k, float('nan')):.2f}" for k in METRICS)
                       + f" | {speed['words/s']:.0f} | {speed['whole words/s']:.0f} | {speed['load']:.1f} "
                       f"| {speed['peak MiB']:.0f} |", flush=True)
+                treebank, _, split = name.partition("-ud-")
+                own = SHARED / "ud" / treebank / f"{name}.conllu.xz"
+                if (treebank == Path(args.model).name and Path(gold).resolve() == own.resolve() and mode is None
+                        and precision == "auto"):
+                    record(f"models/{treebank}", f"gold_{split}", {k: round(scores[k], 2) for k in ("UPOS", "LAS", "ELAS")},
+                           label="test-scored-once" if split == "test" else "tuning",
+                           command=command_line("eval.parser.gold_eval"))
     return 0
 
 

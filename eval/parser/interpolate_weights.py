@@ -12,6 +12,8 @@ the fine-tuning data taught badly (the GAPPING corpus' FEATS are not EWT's) goes
 to A's.  Files B's folder lacks (``lexicon.json``, ``segmenter/``) are copied from A.
 
     python -m eval.parser.interpolate_weights models/en_ewt work/en_gapping/model 1 work/en_gapping/ship --from-a taggers.feats.
+
+A tool, not a benchmark: it writes a package and records no result.
 """
 
 from __future__ import annotations

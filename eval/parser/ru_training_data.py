@@ -16,6 +16,8 @@ stays UD-only, so LAS on it is comparable across runs).
 
     python -m eval.parser.ru_training_data -o work/ru
     python -m eval.parser.ru_training_data -o work/ru_agrr --agrr work/agrr/gapped.conllu:2 --agrr work/agrr/plain.conllu
+
+A tool, not a benchmark: it writes training data and records no result.
 """
 
 from __future__ import annotations

@@ -8,12 +8,16 @@ timed: the worker plugin), then times ``eud.engine.run`` over the sentences
 (gold tokenisation, every column predicted).  Each worker uses one torch
 thread.  Prints seconds, words/s, the speed-up, and whether the two outputs
 are byte-identical.  The same for the rule-based enhancer (``--enhance``).
+
+It writes ``eval/results/scale/engine.json`` (``engine_enhance.json`` with ``--enhance``), with the
+CPU and the load average, unless given ``--no-record``.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 import sys
 import tempfile
 import time
@@ -21,6 +25,7 @@ from pathlib import Path
 
 from eud import engine
 from eud.conllu import read_conllu, write_conllu
+from eval.common import command_line, record
 
 
 def timed(job: engine.Job, source: Path, workers: int, chunk: int, out: Path) -> tuple[float, int]:
@@ -39,15 +44,17 @@ def timed(job: engine.Job, source: Path, workers: int, chunk: int, out: Path) ->
         cluster.close()
 
 
-def main() -> int:
-    """Run both settings and print the table rows."""
+def main(argv: list[str] | None = None) -> int:
+    """Run both settings, print the table rows and record the speed-up."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("conllu")
     parser.add_argument("--sentences", type=int, default=400)
     parser.add_argument("--chunk", type=int, default=50)
     parser.add_argument("--model", default="en")
     parser.add_argument("--enhance", action="store_true", help="time eud enhance --lang en instead of parsing")
-    args = parser.parse_args()
+    parser.add_argument("--no-record", action="store_true", help="print only; write no result file")
+    args = parser.parse_args(argv)
+    load = f"load average {os.getloadavg()[0]:.1f} at the start" if hasattr(os, "getloadavg") else ""
     with tempfile.TemporaryDirectory() as tmp:
         source = Path(tmp) / "input.conllu"
         sentences = []
@@ -69,6 +76,11 @@ def main() -> int:
                   f"= {words / took:.0f} words/s", flush=True)
         print(f"speed-up 1 -> 2 workers: {results[1][0] / results[2][0]:.2f}x; outputs byte-identical: "
               f"{results[1][1] == results[2][1]}")
+    if not args.no_record:
+        figures = {f"{job.kind}, {len(sentences)} sentences, 2 workers vs 1": f"{results[1][0] / results[2][0]:.2f}x",
+                   "outputs identical": "yes" if results[1][1] == results[2][1] else "no"}
+        record("scale", "engine_enhance" if args.enhance else "engine", figures, label="measurement",
+               command=command_line("eval.scale.engine"), notes=load, with_cpu=True)
     return 0
 
 

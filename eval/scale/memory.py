@@ -16,6 +16,9 @@ file against itself) and ``evaluate-full`` (the same with eud's extra scores).
     python -m eval.scale.memory --sizes 100 500 1000
     python -m eval.scale.memory --sizes 100 500 1000 --commands evaluate evaluate-full --nice 5
     python -m eval.scale.memory --sizes 1000 --commands validate --limit 1800 --sample 300
+
+It writes the peak RSS of every (command, size) to ``eval/results/scale/memory.json``, except with
+``--limit`` (a stopped run is a partial figure) or ``--no-record``.
 """
 
 from __future__ import annotations
@@ -30,9 +33,13 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from eval.common import command_line, record
+
 REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO.parent / "shared" / "data" / "ud"
 WORK = REPO / "work" / "scale"
+SHOWN = {"enhance": "eud enhance", "validate": "eud validate", "evaluate": "eud evaluate --official-only",
+         "evaluate-full": "eud evaluate (all extras)"}
 
 
 def build(megabytes: int) -> Path:
@@ -113,7 +120,8 @@ def measure(argv: list[str], niceness: int, *, limit: float | None = None, sampl
                child.returncode, stopped)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """Measure every command on every size, print one line each and record the peak RSS."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[100, 500, 1000], help="input sizes in MB")
     parser.add_argument("--commands", nargs="+", default=["enhance", "validate", "evaluate"],
@@ -121,7 +129,9 @@ def main() -> None:
     parser.add_argument("--nice", type=int, default=15, help="niceness of the measured commands")
     parser.add_argument("--limit", type=float, help="stop a command after this many seconds (a partial figure)")
     parser.add_argument("--sample", type=float, help="print bytes read and peak RSS so far every this many seconds")
-    args = parser.parse_args()
+    parser.add_argument("--no-record", action="store_true", help="print only; write no result file")
+    args = parser.parse_args(argv)
+    figures: dict[str, float] = {}
     python = sys.executable
     for size in args.sizes:
         path = build(size)
@@ -138,7 +148,12 @@ def main() -> None:
             end = f"stopped after reading {run.read_mb:.1f} MB" if run.stopped else f"exit {run.status}"
             print(f"{name:13} input {mb:8.1f} MB  peak RSS {run.rss:7.1f} MB  wall {run.wall:8.1f} s  "
                   f"CPU {run.cpu:8.1f} s  {end}  load {load:.1f}", flush=True)
+            shown_size = f"{size / 1000:g} GB" if size >= 1000 else f"{size} MB"
+            figures[f"{SHOWN[name]}, {shown_size}: peak RSS MB"] = round(run.rss, 1)
     (WORK / "enhanced.conllu").unlink(missing_ok=True)
+    if args.limit is None and not args.no_record:
+        record("scale", "memory", figures, label="measurement", command=command_line("eval.scale.memory"),
+               with_cpu=True)
 
 
 if __name__ == "__main__":

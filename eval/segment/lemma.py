@@ -16,6 +16,9 @@ and after, and how many classifier outputs the guard refused.
     python -m eval.segment.lemma segment --model models/en_ewt/segmenter --treebank en_ewt en_gum
     python -m eval.segment.lemma segment --segmenters models/segmenters
     python -m eval.segment.lemma lemmas --model models/en_ewt --treebank en_ewt en_gum
+
+Each run writes its test sets' figures to ``eval/results/segment/lemma_segment.json`` or
+``lemma_lemmas.json`` (test-scored-once).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import tempfile
 from pathlib import Path
 
 from eud.conllu import read_conllu, write_conllu
+from eval.common import command_line, record
 from eval.segment.score import SHARED, raw_text, score, with_placeholder_tree
 
 # Issue 11's test sets per language (en is scored with models/en_ewt/segmenter).
@@ -42,8 +46,8 @@ def test_file(treebank: str) -> Path:
     return SHARED / treebank / f"{treebank}-ud-test.conllu.xz"
 
 
-def segment_rows(model: Path, treebanks: list[str]) -> list[str]:
-    """Markdown rows: treebank, Tokens/Words/Sentences F1 without and with abbreviations."""
+def segment_rows(model: Path, treebanks: list[str]) -> dict[str, str]:
+    """Print a Markdown row per treebank (Tokens/Words/Sentences F1 without and with abbreviations); return them."""
     import eud.segment.segmenter as segmenter_module
     from eud.segment import Segmenter, split_paragraphs
 
@@ -60,7 +64,7 @@ def segment_rows(model: Path, treebanks: list[str]) -> list[str]:
         return cache[key]
 
     segmenter_module.predict_many = predict_once
-    rows = []
+    rows = {}
     for tb in treebanks:
         gold = test_file(tb)
         text = raw_text(gold)
@@ -76,15 +80,15 @@ def segment_rows(model: Path, treebanks: list[str]) -> list[str]:
         seg.abbreviations = learnt
         cache.clear()
         before, after = figures
-        rows.append(f"| {tb} | `{model}` | " + " | ".join(
-            f"{before[k]:.2f} → {after[k]:.2f}" for k in ("Tokens", "Words", "Sentences")) + " |")
-        print(rows[-1], flush=True)
+        rows[tb] = ", ".join(f"{k} {before[k]:.2f} → {after[k]:.2f}" for k in ("Tokens", "Words", "Sentences"))
+        print(f"| {tb} | `{model}` | " + " | ".join(
+            f"{before[k]:.2f} → {after[k]:.2f}" for k in ("Tokens", "Words", "Sentences")) + " |", flush=True)
     segmenter_module.predict_many = predict
     return rows
 
 
-def lemma_rows(model: Path, treebanks: list[str], show: int = 0, lang: str | None = None) -> list[str]:
-    """Markdown rows: treebank, Lemmas before/after, lexicon coverage, unseen-word accuracy, guard refusals."""
+def lemma_rows(model: Path, treebanks: list[str], show: int = 0, lang: str | None = None) -> dict[str, str]:
+    """Print a Markdown row per treebank (Lemmas before/after, lexicon coverage, unseen words, refusals); return them."""
     from eud.nn.lemma import apply_script, edit_script
     from eud.pipeline import Pipeline
 
@@ -94,7 +98,7 @@ def lemma_rows(model: Path, treebanks: list[str], show: int = 0, lang: str | Non
         raise SystemExit(f"{model}: no lexicon.json (build it: python -m eud.nn.lexicon {model} TRAIN.conllu)")
     # "Before" is the classifier's scripts alone; the lemmatizer is applied to them afterwards.
     predictor.lemmatizer = None
-    rows = []
+    rows = {}
     for tb in treebanks:
         gold = list(read_conllu(test_file(tb)))
         system = list(read_conllu(test_file(tb)))
@@ -120,14 +124,15 @@ def lemma_rows(model: Path, treebanks: list[str], show: int = 0, lang: str | Non
                                   file=sys.stderr)
         pct = 100.0 / max(1, n)
         upct = 100.0 / max(1, unseen)
-        rows.append(f"| {tb} | `{model}` | {before * pct:.2f} → {after * pct:.2f} | {known * pct:.1f} | "
-                    f"{unseen_before * upct:.2f} → {unseen_after * upct:.2f} | {refused} of {unseen} |")
-        print(rows[-1], flush=True)
+        print(f"| {tb} | `{model}` | {before * pct:.2f} → {after * pct:.2f} | {known * pct:.1f} | "
+              f"{unseen_before * upct:.2f} → {unseen_after * upct:.2f} | {refused} of {unseen} |", flush=True)
+        rows[tb] = (f"Lemmas {before * pct:.2f} → {after * pct:.2f}, in lexicon {known * pct:.1f}%, "
+                    f"unseen words {unseen_before * upct:.2f} → {unseen_after * upct:.2f}, refused {refused} of {unseen}")
     return rows
 
 
-def main() -> int:
-    """Print the before/after table rows for a segmenter or a parser package."""
+def main(argv: list[str] | None = None) -> int:
+    """Print the before/after table rows for a segmenter or a parser package, and record them."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("what", choices=("segment", "lemmas"))
     parser.add_argument("--model", type=Path, help="segmenter package (segment) or parser package (lemmas)")
@@ -136,19 +141,22 @@ def main() -> int:
                         "(models/segmenters), each scored on its language's test sets")
     parser.add_argument("--show", type=int, default=0, help="lemmas: print this many refused guesses to stderr")
     parser.add_argument("--lang", help="lemmas: the language of a multilingual parser package")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    figures: dict[str, str] = {}
     if args.what == "segment":
         print("| test set | package | Tokens F1 | Words F1 | Sentences F1 |\n|---|---|---|---|---|")
         if args.segmenters:
             for lang, treebanks in TEST_SETS.items():
                 if (args.segmenters / lang).is_dir():
-                    segment_rows(args.segmenters / lang, treebanks)
+                    figures.update(segment_rows(args.segmenters / lang, treebanks))
         else:
-            segment_rows(args.model, args.treebank)
+            figures = segment_rows(args.model, args.treebank)
     else:
         print("| test set | package | Lemmas | words in lexicon % | Lemmas of unseen words | guard refusals |\n"
               "|---|---|---|---|---|---|")
-        lemma_rows(args.model, args.treebank, args.show, args.lang)
+        figures = lemma_rows(args.model, args.treebank, args.show, args.lang)
+    record("segment", f"lemma_{args.what}", figures, label="test-scored-once", command=command_line("eval.segment.lemma"),
+           one_row=True)
     return 0
 
 

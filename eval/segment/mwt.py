@@ -9,6 +9,8 @@ words with the gold words (exact, case-sensitive):
   folds, scored on the held-out forms (more unseen forms than dev offers).
 
     python -m eval.segment.mwt --treebank en_ewt
+
+The accuracies go to ``eval/results/segment/mwt_<treebank>.json`` (test-scored-once: test is among them).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ REPO = Path(__file__).resolve().parents[2]
 from eud.conllu import read_conllu
 from eud.segment.data import surface_tokens
 from eud.segment.mwt import MwtExpander
+from eval.common import command_line, record
 
 SHARED = REPO.parent / "shared" / "data" / "ud"
 
@@ -41,21 +44,24 @@ def fmt(right: int, total: int) -> str:
     return f"{100 * right / total:.1f}% ({right}/{total})" if total else "n/a (0 tokens)"
 
 
-def main() -> int:
-    """Print the expansion accuracies for one treebank."""
+def main(argv: list[str] | None = None) -> int:
+    """Print the expansion accuracies for one treebank and record them."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--treebank", default="en_ewt")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     base = SHARED / args.treebank / args.treebank
     train_path = Path(f"{base}-ud-train.conllu.xz")
     expander = MwtExpander.build(read_conllu(train_path))
     train = mwts(train_path)
     print(f"{args.treebank}: {len(expander.lexicon)} lexicon forms, {len(expander.rules)} suffix rules")
+    figures = {}
     for split in ("dev", "test"):
         pairs = mwts(Path(f"{base}-ud-{split}.conllu.xz"))
         unseen = [(f, w) for f, w in pairs if f.lower() not in expander.lexicon]
-        print(f"  {split}: lexicon+fallback {fmt(*accuracy(pairs, expander.expand))}; "
-              f"fallback on forms unseen in train {fmt(*accuracy(unseen, expander.fallback))}")
+        figures[f"{split}: lexicon + fallback"] = fmt(*accuracy(pairs, expander.expand))
+        figures[f"{split}: fallback on forms unseen in train"] = fmt(*accuracy(unseen, expander.fallback))
+        print(f"  {split}: lexicon+fallback {figures[f'{split}: lexicon + fallback']}; "
+              f"fallback on forms unseen in train {figures[f'{split}: fallback on forms unseen in train']}")
     types = sorted({f.lower() for f, _ in train})
     random.Random(1).shuffle(types)
     right = total = 0
@@ -66,6 +72,9 @@ def main() -> int:
         r, t = accuracy([(f, w) for f, w in train if f.lower() in held], folded.fallback)
         right, total = right + r, total + t
     print(f"  train 5-fold by form type: fallback on held-out forms {fmt(right, total)}")
+    figures["train, 5 folds by form type: fallback on held-out forms"] = fmt(right, total)
+    record("segment", f"mwt_{args.treebank}", figures, label="test-scored-once", command=command_line("eval.segment.mwt"),
+           one_row=True)
     return 0
 
 

@@ -1,6 +1,8 @@
 """Time and peak memory of the segmenter on a 1 MB line with no punctuation, and on 3 such paragraphs.
 
     python -m eval.segment.robust --model models/en_ewt/segmenter
+
+The figures go to ``eval/results/segment/robust.json``, with the CPU, unless given ``--no-record``.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 from eud.segment import Segmenter, paragraphs
 from eud.segment.data import surface_tokens
+from eval.common import command_line, record
 
 
 def run(seg: Segmenter, path: Path) -> tuple[int, int, int, float]:
@@ -35,11 +38,13 @@ def run(seg: Segmenter, path: Path) -> tuple[int, int, int, float]:
     return sentences, words, longest, seconds
 
 
-def main() -> int:
-    """Print time, speed and peak memory for the long-line inputs."""
+def main(argv: list[str] | None = None) -> int:
+    """Print time, speed and peak memory for the long-line inputs, and record them."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", type=Path, required=True)
-    args = parser.parse_args()
+    parser.add_argument("--no-record", action="store_true", help="print only; write no result file")
+    args = parser.parse_args(argv)
+    figures = {}
     seg = Segmenter.load(args.model)
     rng = random.Random(0)
     vocab = ["alpha", "beta", "gamma", "delta", "don't", "x1", "épée", "東京", "and", "the"]
@@ -54,6 +59,12 @@ def main() -> int:
             print(f"{name}: {sentences} sentences (longest {longest} words), {words} words in {seconds:.1f} s "
                   f"({words / seconds:.0f} words/s); peak RSS {peak / 1024:.0f} MB (after loading: {base / 1024:.0f} MB); "
                   "every non-space character kept")
+            figures[name] = {"sentences": sentences, "longest sentence, words": longest, "words/s": round(words / seconds),
+                             "peak RSS MB": round(peak / 1024)}
+    if not args.no_record:
+        figures["RSS after loading, MB"] = round(base / 1024)
+        record("segment", "robust", figures, label="measurement", command=command_line("eval.segment.robust"),
+               with_cpu=True, one_row=True)
     return 0
 
 

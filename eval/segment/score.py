@@ -7,6 +7,9 @@ hang from it) so the official scorer accepts it; only the segmentation
 figures it prints are meaningful here.
 
     python -m eval.segment.score --model models/en_ewt/segmenter --treebank en_ewt --split test
+
+The scores go to ``eval/results/segment/score_<treebank>_<split>.json`` (test-scored-once on test,
+tuning otherwise) unless given ``--no-record``.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ REPO = Path(__file__).resolve().parents[2]
 from eud.conllu import read_conllu, write_conllu
 from eud.graph import Sentence
 from eud.segment import Segmenter, paragraphs
+from eval.common import command_line, record
 
 SHARED = REPO.parent / "shared" / "data" / "ud"
 
@@ -57,8 +61,8 @@ def score(gold: Path, system: Path, scorer: str = "udeval") -> dict[str, float]:
     return figures
 
 
-def main() -> int:
-    """Segment a treebank's raw text and print the scores."""
+def main(argv: list[str] | None = None) -> int:
+    """Segment a treebank's raw text, print the scores and record them."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", type=Path, required=True, help="segmenter package folder")
     parser.add_argument("--treebank", default="en_ewt")
@@ -66,7 +70,8 @@ def main() -> int:
     parser.add_argument("--scorer", choices=("udeval", "eud"), default="udeval",
                         help="udeval (official, from udtools) or eud evaluate")
     parser.add_argument("--keep", type=Path, help="also write the raw text and system CoNLL-U here (a folder)")
-    args = parser.parse_args()
+    parser.add_argument("--no-record", action="store_true", help="print only; write no result file")
+    args = parser.parse_args(argv)
     import torch
 
     torch.set_num_threads(1)
@@ -89,6 +94,13 @@ def main() -> int:
     print(f"{args.treebank} {args.split} ({args.scorer}): Tokens F1 {figures['Tokens']:.2f}  Words F1 {figures['Words']:.2f}  "
           f"Sentences F1 {figures['Sentences']:.2f}  ({len(sentences)} sentences, {words} words, "
           f"{seconds:.1f} s, {words / seconds:.0f} words/s)")
+    if not args.no_record:
+        record("segment", f"score_{args.treebank}_{args.split}",
+               {f"Tokens / Words / Sentences F1 ({args.scorer})":
+                f"{figures['Tokens']:.2f} / {figures['Words']:.2f} / {figures['Sentences']:.2f}",
+                "words/s, one thread": round(words / seconds)},
+               label="test-scored-once" if args.split == "test" else "tuning", command=command_line("eval.segment.score"),
+               with_cpu=True, one_row=True)
     return 0
 
 

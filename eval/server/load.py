@@ -8,7 +8,8 @@ to ``/process`` (tokenizer, tagger, parser) back to back, checks that each
 answer is CoNLL-U with the sentences sent, every word parsed.  Prints
 requests/s, p50/p99 latency, answers by status (503s counted apart: they are
 the queue doing its job) and the server's peak RSS (server and workers, sampled
-every 0.2 s).
+every 0.2 s).  It writes them, with the CPU and the load average, to
+``eval/results/server/load.json`` unless given ``--no-record``.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import httpx
 import psutil
 
 from eud.conllu import parse_conllu
+from eval.common import command_line, record
 
 REPO = Path(__file__).resolve().parents[2]
 SENTENCES = [
@@ -56,15 +58,16 @@ def rss_tree(pid: int) -> int:
         return 0
 
 
-def main() -> int:
-    """Run the load test and print the figures."""
+def main(argv: list[str] | None = None) -> int:
+    """Run the load test, print the figures and record them."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--requests", type=int, default=50, help="requests per client")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--max-queue", type=int, default=64)
     parser.add_argument("--model", default="en")
-    args = parser.parse_args()
+    parser.add_argument("--no-record", action="store_true", help="print only; write no result file")
+    args = parser.parse_args(argv)
 
     port = free_port()
     url = f"http://127.0.0.1:{port}"
@@ -140,6 +143,12 @@ def main() -> int:
               f"peak RSS (server + workers) {peak / 2**20:.0f} MiB")
         for problem in wrong[:5]:
             print(problem)
+        if not args.no_record:
+            figures = {"requests/s": round(total / wall, 2), "p50 s": round(pct(0.5), 2), "p99 s": round(pct(0.99), 2),
+                       "answers 200 / 503 / errors": f"{statuses[200]} / {statuses[503]} / {errors}",
+                       "peak RSS server + worker MiB": round(peak / 2**20)}
+            record("server", "load", figures, label="measurement", command=command_line("eval.server.load"),
+                   notes=f"load average {os.getloadavg()[0]:.1f} at the end", with_cpu=True)
         return 1 if errors else 0
     finally:
         server.terminate()

@@ -8,6 +8,8 @@
 reports sentences, page size and seconds for rendering alone (best of 3), then
 loads the page in headless chromium and reports the load time and the DOM
 counts.
+
+A tool, not a benchmark: it makes the README's pictures and records no result.
 """
 
 from __future__ import annotations
