@@ -4,17 +4,11 @@
 
 1. the parser (``models/ru_agrr``, rules graph): an ``orphan`` label bias (shipped: none) and the
    package's orphan checks (``gapping.orphan_check``; shipped: off) — the Russian gapping settings;
-<<<<<<< HEAD
-2. :func:`eud.agrr.system.regap`: the dash gaps and the chain gaps of :mod:`eud.agrr.gaps` (shipped: both on);
+2. the parser's repairs of gapped clauses a dash marks (:mod:`eud.gapping.dashes`), switched by the
+   package's ``gapping.dash_remnants`` and ``gapping.remnant_chains`` (shipped: both on);
 3. the answer rules of :mod:`eud.agrr.answers`, whose correlate choice (:mod:`eud.agrr.correlates`)
    weighs a remnant's fit with each candidate by ten numeric costs and bonuses (``ORDER_COST`` …
    ``ANTECEDENT_MARGIN``).
-=======
-2. the parser's repairs of gapped clauses a dash marks (:mod:`eud.gapping.dashes`), switched by the
-   package's ``gapping.dash_remnants`` and ``gapping.remnant_chains`` (shipped: both on);
-3. the answer rules of :mod:`eud.agrr.answers`, whose correlate choice weighs a remnant's fit with
-   each candidate by ten numeric costs and bonuses (``ORDER_COST`` … ``ANTECEDENT_MARGIN``).
->>>>>>> dashes
 
 Each of these is one *family* of candidates (the shipped value listed first); a family's choice is
 made on four folds by the ``full`` score and scored on the fifth (:func:`eval.crossval.cross_validate`),
