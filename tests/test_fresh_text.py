@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
 import pytest
@@ -44,6 +45,33 @@ def test_wordnet_examples_are_the_quoted_parts_of_the_glosses(tmp_path: Path) ->
         "she chose the red one and he the blue adj",
         "she chose the red one and he the blue adv",
     ]  # the licence header and examples under 25 characters are skipped
+
+
+def test_the_policy_manual_gives_its_prose_paragraphs(tmp_path: Path) -> None:
+    fresh = _module()
+    text = (
+        "Sample Manual\n*************\n\n"
+        "* 1. Scope\n\n  * 1.1. Packages\n\n"
+        "1.1. Packages\n=============\n\n"
+        "A package must declare its needs in the \"Depends\" field, and a library its\n"
+        "version in the \"Provides\" field.  [1]\n\n"
+        "For example:\n\n   Package: foo\n   Depends: bar (>= 1.0)\n\n"
+        "* the build target, which compiles the sources and writes the\n  results in the \"build\" directory.\n\n"
+        "* \"dd\" is the day of the month (01-31)\n\n"
+        "Free Redistribution\n      The licence may not restrict any party from selling the\n"
+        "      software, nor any maintainer from giving it away.\n\n"
+        "The Build-Depends-\nIndep field lists the packages needed for architecture-\n"
+        "independent builds.\n\n"
+        "[1] Compare RFC 2119, which uses these words in a different\n    way.\n")
+    with gzip.open(tmp_path / "policy.txt.gz", "wt", encoding="utf-8") as f:
+        f.write(text)
+    assert fresh.policy_paragraphs(tmp_path / "policy.txt.gz") == [
+        'A package must declare its needs in the "Depends" field, and a library its version in the "Provides" field.',
+        'the build target, which compiles the sources and writes the results in the "build" directory.',
+        "The licence may not restrict any party from selling the software, nor any maintainer from giving it away.",
+        "The Build-Depends-Indep field lists the packages needed for architecture-independent builds.",
+        "Compare RFC 2119, which uses these words in a different way.",
+    ]  # headings, the contents, the literal block and the list item with no full stop are left out
 
 
 def test_a_sentence_key_depends_on_its_words_only() -> None:
