@@ -272,6 +272,7 @@ def build(repo: Path = REPO) -> tuple[dict[Path, str], list[str]]:
             problems.append("README.md: no <!-- eval.report:models --> block")
         else:
             files[readme_path] = new
+    problems += readme_prose_mismatches(readme, results)
     for model in results.models():
         folder = repo / "models" / model
         scores = scores_json(results, model)
@@ -287,6 +288,25 @@ def build(repo: Path = REPO) -> tuple[dict[Path, str], list[str]]:
             new = replace_block(card, "raw-text", block)
             files[card_path] = new if new is not None else card.rstrip("\n") + "\n\n" + block + "\n"
     return files, problems
+
+
+# The README's sentence that quotes the coarse macro ELAS of eval.parser.iwpt in its prose.
+MACRO = re.compile(r"coarse macro ELAS of (\d+\.\d+) over the (\d+) IWPT")
+
+
+def readme_prose_mismatches(readme: str, results: Results) -> list[str]:
+    """The README's prose figures that disagree with the results (today: the coarse macro ELAS)."""
+    problems = []
+    for found in MACRO.finditer(readme):
+        key = f"coarse macro ELAS, {found.group(2)} languages with enhanced gold"
+        try:
+            want = number(results.figure("parser/iwpt", key))
+        except KeyError:
+            problems.append(f"README.md: quotes '{key}', which eval/results/parser/iwpt.json lacks")
+            continue
+        if found.group(1) != want:
+            problems.append(f"README.md: coarse macro ELAS {found.group(1)} (results: {want})")
+    return problems
 
 
 def check(repo: Path = REPO) -> list[str]:

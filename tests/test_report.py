@@ -54,6 +54,16 @@ def test_a_hand_edited_readme_figure_fails(copy: Path) -> None:
     assert "86.93 (results: 86.90)" in problems[0]
 
 
+def test_a_stale_macro_figure_in_the_readme_prose_fails(copy: Path) -> None:
+    readme = copy / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    macro = report.number(json.loads((copy / "eval/results/parser/iwpt.json").read_text())["figures"][
+        "coarse macro ELAS, 14 languages with enhanced gold"])
+    assert f"coarse macro ELAS of {macro} over the 14 IWPT" in text
+    readme.write_text(text.replace(f"coarse macro ELAS of {macro}", "coarse macro ELAS of 68.17"), encoding="utf-8")
+    assert report.check(copy) == [f"README.md: coarse macro ELAS 68.17 (results: {macro})"]
+
+
 def test_a_hand_edited_scores_json_fails(copy: Path) -> None:
     path = copy / "models" / "ta_ttb" / "scores.json"
     scores = json.loads(path.read_text(encoding="utf-8"))
