@@ -68,7 +68,7 @@ def document_folds(blocks: list[str], k: int) -> list[int]:
     return folds
 
 
-def train_config(recipe_config: dict, train: list[str], work: Path, overrides: dict) -> dict:
+def train_config(recipe_config: dict, train: list, work: Path, overrides: dict) -> dict:
     """The recipe's training config with other training files, its own work folder and the overrides."""
     config = {k: v for k, v in recipe_config.items() if k not in ("dev", "extra_dev", "test", "init_from")}
     config.update(train=train, output=str(work / "model"), work_dir=str(work), **overrides)
@@ -100,10 +100,14 @@ def main() -> int:
     base = dict(stage["config"])
     lang = str(base.get("language", recipe["model"].split("_")[0]))
     work = Path(args.work or REPO / "work" / "data_cv" / lang).resolve()
-    others = [t if isinstance(t, str) else t["path"] for t in base["train"]]
-    if args.folds_of not in others:
+    def path_of(entry: str | dict) -> str:
+        return entry if isinstance(entry, str) else entry["path"]
+
+    if args.folds_of not in [path_of(t) for t in base["train"]]:
         ap.error(f"{args.folds_of} is not a training file of {args.recipe}")
-    others = [shared_path(t) for t in others if t != args.folds_of]
+    # The recipe's other training files, as given (a table keeps its repeat, augment, ... keys).
+    others = [shared_path(t) if isinstance(t, str) else {**t, "path": shared_path(t["path"])}
+              for t in base["train"] if path_of(t) != args.folds_of]
     added = [shared_path(a) for a in args.add]
     overrides = {"threads": args.threads, **({"max_epochs": args.max_epochs} if args.max_epochs else {}),
                  **({"max_steps": args.max_steps} if args.max_steps else {})}
