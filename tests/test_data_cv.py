@@ -1,0 +1,18 @@
+"""eval.parser.data_cv: folds keep documents whole and balance sentences; without documents, contiguous blocks."""
+
+from eval.parser.data_cv import document_folds
+
+
+def block(n: int, newdoc: bool = False) -> str:
+    return ("# newdoc id = d\n" if newdoc else "") + f"# sent_id = s{n}\n1\tx\tx\tX\t_\t_\t0\troot\t_\t_"
+
+
+def test_whole_documents_go_to_the_fold_with_fewest_sentences() -> None:
+    # documents of 3, 1 and 2 sentences
+    blocks = [block(0, True), block(1), block(2), block(3, True), block(4, True), block(5)]
+    assert document_folds(blocks, 2) == [0, 0, 0, 1, 1, 1]
+
+
+def test_fewer_documents_than_folds_gives_contiguous_blocks() -> None:
+    blocks = [block(i) for i in range(5)]
+    assert document_folds(blocks, 2) == [0, 0, 0, 1, 1]
