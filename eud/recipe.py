@@ -163,12 +163,8 @@ class Run:
         config["output"] = str(self.stage_output(stage["name"]))
         config["work_dir"] = str(self.run_dir / stage["name"])
         config.update(self.overrides)
-        config_path = self.run_dir / f"{stage['name']}.json"
-        config_path.write_text(json.dumps(config, indent=1), encoding="utf-8")
-        train_parser(config, config_path, argv=["--recipe", str(self.path)])
-        if self.package.exists():
-            shutil.rmtree(self.package)
-        shutil.copytree(self.stage_output(stage["name"]), self.package)
+        train_parser(config, self._stage_config(stage, config), argv=["--recipe", str(self.path)])
+        self._adopt(self.stage_output(stage["name"]))
 
     def _train_segmenter(self, stage: dict, config: dict) -> None:
         """A ``task = "segmenter"`` training stage: one language (``train``, ``dev``) or many (``[languages]``)."""
@@ -185,14 +181,21 @@ class Run:
             if ours in self.overrides:
                 config[theirs] = self.overrides[ours]
         config["command"] = f"eud train --recipe recipes/{self.path.name}"
-        config_path = self.run_dir / f"{stage['name']}.json"
-        config_path.parent.mkdir(parents=True, exist_ok=True)
-        config_path.write_text(json.dumps(config, indent=1), encoding="utf-8")
-        if train_segmenter(config, config_path) != 0:
+        if train_segmenter(config, self._stage_config(stage, config)) != 0:
             raise RecipeError(f"{self.path}: stage {stage['name']!r}: the segmenter could not be trained")
+        self._adopt(self.stage_output(stage["name"]))
+
+    def _stage_config(self, stage: dict, config: dict) -> Path:
+        """Write a training stage's resolved config beside its run folder (what the trainer reads)."""
+        path = self.run_dir / f"{stage['name']}.json"
+        path.write_text(json.dumps(config, indent=1), encoding="utf-8")
+        return path
+
+    def _adopt(self, folder: Path) -> None:
+        """Make ``folder`` the package, replacing what an earlier stage made."""
         if self.package.exists():
             shutil.rmtree(self.package)
-        shutil.copytree(self.stage_output(stage["name"]), self.package)
+        shutil.copytree(folder, self.package)
 
     def _sentences(self, stage: dict):
         from eud.conllu import read_conllu
@@ -228,9 +231,7 @@ class Run:
         folder = Path(self.fill(stage["folder"]))
         if not (folder / "config.json").is_file():
             raise RecipeError(f"{self.path}: stage {stage['name']!r}: {folder} is not a package")
-        if self.package.exists():
-            shutil.rmtree(self.package)
-        shutil.copytree(folder, self.package)
+        self._adopt(folder)
 
     def _run(self, stage: dict) -> None:
         args = [self.fill(str(a)) for a in stage.get("args", [])]
