@@ -29,7 +29,7 @@ import lzma
 import statistics
 from pathlib import Path
 
-from eud.recipe import load_recipe
+from eud.recipe import RecipeError, Run
 from eval.common import REPO, SHARED, command_line, record
 from eval.crossval import cross_validate
 
@@ -75,11 +75,6 @@ def train_config(recipe_config: dict, train: list, work: Path, overrides: dict) 
     return config
 
 
-def shared_path(value: str) -> str:
-    """A data path of a recipe, absolute under the shared data folder."""
-    return str(SHARED / value)
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--recipe", required=True, help="the shipped model's recipe (its 'train' stage gives the data and settings)")
@@ -93,7 +88,8 @@ def main() -> int:
     ap.add_argument("--work", default=None, help="models and fold files (default: work/data_cv/<lang>)")
     args = ap.parse_args()
 
-    recipe = load_recipe(args.recipe)
+    run = Run(args.recipe, shared=SHARED)
+    recipe = run.recipe
     stage = next((s for s in recipe["stage"] if s["name"] == args.stage and s["kind"] == "train"), None)
     if stage is None:
         ap.error(f"{args.recipe}: no training stage named {args.stage!r}")
@@ -105,14 +101,17 @@ def main() -> int:
 
     if args.folds_of not in [path_of(t) for t in base["train"]]:
         ap.error(f"{args.folds_of} is not a training file of {args.recipe}")
-    # The recipe's other training files, as given (a table keeps its repeat, augment, ... keys).
-    others = [shared_path(t) if isinstance(t, str) else {**t, "path": shared_path(t["path"])}
-              for t in base["train"] if path_of(t) != args.folds_of]
-    added = [shared_path(a) for a in args.add]
+    try:
+        # The recipe's other training files, as given (a table keeps its repeat, augment, ... keys).
+        others = run.data([t for t in base["train"] if path_of(t) != args.folds_of])
+        added = run.data(args.add)
+        folds_of = Path(run.data(args.folds_of))
+    except RecipeError as err:
+        ap.error(str(err))
     overrides = {"threads": args.threads, **({"max_epochs": args.max_epochs} if args.max_epochs else {}),
                  **({"max_steps": args.max_steps} if args.max_steps else {})}
 
-    blocks = read_blocks(SHARED / args.folds_of)
+    blocks = read_blocks(folds_of)
     folds = document_folds(blocks, args.k)
     work.mkdir(parents=True, exist_ok=True)
     from eud.conllu import read_conllu
@@ -120,7 +119,7 @@ def main() -> int:
     from eud.nn.trainer import train_parser
     from eud.pipeline import Pipeline
 
-    gold = list(read_conllu(str(SHARED / args.folds_of)))
+    gold = list(read_conllu(str(folds_of)))
     if len(gold) != len(blocks):
         raise SystemExit(f"{args.folds_of}: {len(gold)} sentences read but {len(blocks)} blocks")
     pred: dict[str, list] = {d: [None] * len(gold) for d in DESIGNS}
