@@ -38,7 +38,7 @@ import importlib
 import pickle
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from eud.agrr import AgrrRow, held_apart, read_agrr
@@ -75,7 +75,7 @@ class Repairs:
 
     def switches(self) -> dict[str, bool]:
         """The switches by their setting names (:meth:`eud.nn.predict.Predictor.set_repairs`)."""
-        return {"dash_remnants": self.dash_remnants, "remnant_chains": self.remnant_chains}
+        return asdict(self)
 
 
 SHIPPED_REPAIRS = Repairs()
