@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import REPO
 
 from eud.conllu import parse_conllu
 from eud.enhance.profiles import language_style
 from eud.gapping.repair import REPAIRS, Evidence, Settings, SettingsError, repair_tree
 from eud.gapping.rule import Gapping
 from eud.pipeline import enhancer
+from tests.conftest import REPO
 
 # Both remnants of the gapped clause hang from the verb as conj, the dash that stands for it between them.
 PARSED = """\
