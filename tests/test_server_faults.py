@@ -176,7 +176,7 @@ def test_sigterm_answers_every_request_and_exits_0():
 def test_sigterm_finishes_the_jobs_in_flight_within_the_drain():
     """With time enough to drain, every job in flight at SIGTERM answers 200, no new one is taken, exit 0."""
     served = Served("--workers", "1", "--max-queue", "8", "--model", "ta_ttb", "--drain-timeout", "120")
-    texts = [lines(60, shift=k) for k in range(3)]
+    texts = [lines(300, shift=k) for k in range(3)]
     try:
         with ThreadPoolExecutor(3) as pool:
             pending = [pool.submit(parse, served, text) for text in texts]
