@@ -1,6 +1,8 @@
 """eval.parser.data_cv: folds keep documents whole and balance sentences; without documents, contiguous blocks."""
 
-from eval.parser.data_cv import document_folds
+import pytest
+
+from eval.parser.data_cv import document_folds, file_options
 
 
 def block(n: int, newdoc: bool = False) -> str:
@@ -16,3 +18,10 @@ def test_whole_documents_go_to_the_fold_with_fewest_sentences() -> None:
 def test_fewer_documents_than_folds_gives_contiguous_blocks() -> None:
     blocks = [block(i) for i in range(5)]
     assert document_folds(blocks, 2) == [0, 0, 0, 1, 1]
+
+
+def test_add_options_become_a_training_file_table() -> None:
+    assert file_options(["upgrade=lv_r2.0", "tune_every=0", "enhanced=false"]) == {
+        "upgrade": "lv_r2.0", "tune_every": 0, "enhanced": False}
+    with pytest.raises(ValueError, match="KEY=VALUE"):
+        file_options(["upgrade"])

@@ -20,6 +20,8 @@ A config's ``train`` (and ``extra_dev``) is a path or a list whose items are pat
 - ``tune_every``: this file's share of the tuning slice, overriding the config's ``tune_every``
   (``0``: train on all of it; ``2``: hold every second sentence apart), so that a slice can come
   from one file (an in-domain dev split) while the others train whole.
+- ``upgrade``: bring a file from an older UD release to today's conventions while reading it
+  (:data:`eud.nn.releases.UPGRADES`, e.g. ``"lv_r2.0"``).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from typing import Any
 from eud.conllu import open_text, parse_conllu
 from eud.gapping.augment import augment
 from eud.graph import Sentence
+from eud.nn.releases import UPGRADES
 
 # name → options of eud.gapping.augment.augment
 AUGMENTS = {
@@ -38,7 +41,7 @@ AUGMENTS = {
     "gapping-any-verb-aux": {"same_lemma": False, "auxiliaries": True},
     "gapping-splice": {"splice": True},
 }
-KEYS = ("path", "repeat", "enhanced", "augment", "lang", "tune_every")
+KEYS = ("path", "repeat", "enhanced", "augment", "lang", "tune_every", "upgrade")
 
 
 def file_entries(value: Any, base: Path, key: str) -> list[dict[str, Any]]:
@@ -54,6 +57,8 @@ def file_entries(value: Any, base: Path, key: str) -> list[dict[str, Any]]:
             raise ValueError(f"{key}: unknown key(s) {', '.join(unknown)} (known: {', '.join(KEYS)})")
         if entry.get("augment") is not None and entry["augment"] not in AUGMENTS:
             raise ValueError(f"{key}: unknown augment {entry['augment']!r} (known: {', '.join(AUGMENTS)})")
+        if entry.get("upgrade") is not None and entry["upgrade"] not in UPGRADES:
+            raise ValueError(f"{key}: unknown upgrade {entry['upgrade']!r} (known: {', '.join(UPGRADES)})")
         repeat = entry.get("repeat", 1)
         if not isinstance(repeat, int) or repeat < 1:
             raise ValueError(f"{key}: repeat must be a whole number >= 1, not {repeat!r}")
@@ -64,7 +69,8 @@ def file_entries(value: Any, base: Path, key: str) -> list[dict[str, Any]]:
         out.append({"path": str(p if p.is_absolute() else base / p), "repeat": repeat,
                     "enhanced": bool(entry.get("enhanced", True)), "augment": entry.get("augment"),
                     "lang": str(entry.get("lang") or language_of(p.name))}
-                   | ({"tune_every": tune_every} if tune_every is not None else {}))
+                   | ({"tune_every": tune_every} if tune_every is not None else {})
+                   | ({"upgrade": entry["upgrade"]} if entry.get("upgrade") else {}))
     return out
 
 
@@ -96,6 +102,9 @@ def read_entry(entry: dict[str, Any]) -> list[Sentence]:
     if not entry.get("enhanced", True):
         text = strip_enhanced(text)
     sentences = parse_conllu(text, name=path)
+    if entry.get("upgrade"):
+        for sentence in sentences:
+            UPGRADES[entry["upgrade"]](sentence)
     if entry.get("augment"):
         sentences = list(augment(sentences, **AUGMENTS[entry["augment"]]))
     return sentences
@@ -118,6 +127,8 @@ def describe(entry: dict[str, Any]) -> str:
         opts.append("DEPS dropped")
     if entry.get("augment"):
         opts.append(f"synthetic {entry['augment']}")
+    if entry.get("upgrade"):
+        opts.append(f"upgraded from {entry['upgrade']}")
     if entry.get("tune_every"):
         opts.append(f"one sentence in {entry['tune_every']} held apart for tuning")
     return Path(entry["path"]).name + (f" ({', '.join(opts)})" if opts else "")

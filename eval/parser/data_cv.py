@@ -18,6 +18,9 @@ usage (from the repository root, ``../shared`` beside it):
   python -m eval.parser.data_cv --recipe recipes/lt_alksnis.toml \\
       --folds-of ud/lt_alksnis/lt_alksnis-ud-dev.conllu.xz --add ud/lt_alksnis/lt_alksnis-ud-train.conllu.xz \\
       --k 2 --max-epochs 40 --work work/data_cv/lt
+  python -m eval.parser.data_cv --recipe recipes/lv_lvtb.toml \\
+      --folds-of ud/lv_lvtb/lv_lvtb-ud-dev.conllu.xz --add ud/lv_lvtb/lv_lvtb-ud-train-r2.0.conllu.xz \\
+      --add-option upgrade=lv_r2.0 --add-option tune_every=0 --add-option enhanced=false --k 2 --max-epochs 40
 """
 
 from __future__ import annotations
@@ -75,13 +78,29 @@ def train_config(recipe_config: dict, train: list, work: Path, overrides: dict) 
     return config
 
 
+def file_options(pairs: list[str]) -> dict:
+    """``KEY=VALUE`` pairs as a training-file table: whole numbers and true/false become numbers and booleans."""
+    options: dict = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ValueError(f"--add-option {pair!r}: expected KEY=VALUE")
+        options[key] = (int(value) if value.isdigit() else
+                        {"true": True, "false": False}.get(value.lower(), value))
+    return options
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--recipe", required=True, help="the shipped model's recipe (its 'train' stage gives the data and settings)")
     ap.add_argument("--stage", default="parser", help="the recipe's training stage (default: parser)")
     ap.add_argument("--folds-of", required=True, help="the training file cut into folds (a path under ../shared/data)")
     ap.add_argument("--add", nargs="+", required=True, help="the file(s) the 'with' design adds")
+    ap.add_argument("--add-option", action="append", default=[], metavar="KEY=VALUE",
+                    help="a training-file option for each added file (eud/nn/data.py), e.g. upgrade=lv_r2.0, tune_every=0")
     ap.add_argument("--k", type=int, default=2)
+    ap.add_argument("--only-fold", type=int, help="train and score this fold only, record nothing (folds can run side by side; "
+                    "a run without it then reuses the finished ones)")
     ap.add_argument("--max-epochs", type=int, help="override the recipe's max_epochs (the same for both designs)")
     ap.add_argument("--max-steps", type=int, help="a smoke run: stop each training after this many steps, record nothing")
     ap.add_argument("--threads", type=int, default=1)
@@ -104,9 +123,9 @@ def main() -> int:
     try:
         # The recipe's other training files, as given (a table keeps its repeat, augment, ... keys).
         others = run.data([t for t in base["train"] if path_of(t) != args.folds_of])
-        added = run.data(args.add)
+        added = [run.data({"path": path, **file_options(args.add_option)}) for path in args.add]
         folds_of = Path(run.data(args.folds_of))
-    except RecipeError as err:
+    except (RecipeError, ValueError) as err:
         ap.error(str(err))
     overrides = {"threads": args.threads, **({"max_epochs": args.max_epochs} if args.max_epochs else {}),
                  **({"max_steps": args.max_steps} if args.max_steps else {})}
@@ -123,7 +142,7 @@ def main() -> int:
     if len(gold) != len(blocks):
         raise SystemExit(f"{args.folds_of}: {len(gold)} sentences read but {len(blocks)} blocks")
     pred: dict[str, list] = {d: [None] * len(gold) for d in DESIGNS}
-    for fold in range(args.k):
+    for fold in range(args.k) if args.only_fold is None else [args.only_fold]:
         # named after the treebank, so that the trainer reads its language from the name
         rest = work / f"{Path(args.folds_of).name.split('-')[0]}-fold{fold}-rest.conllu"
         rest.write_text("\n\n".join(b for b, f in zip(blocks, folds) if f != fold) + "\n\n", encoding="utf-8")
@@ -146,6 +165,9 @@ def main() -> int:
             scores = quick_scores([gold[i] for i in held], parsed)
             print(f"fold {fold} {design}: " + ", ".join(f"{c} {scores[c]:.2f}" for c in COLUMNS), flush=True)
 
+    if args.only_fold is not None:
+        return 0
+
     def score(design: str, indices: list[int]) -> float:
         return quick_scores([gold[i] for i in indices], [pred[design][i] for i in indices])["ELAS"]
 
@@ -154,7 +176,7 @@ def main() -> int:
                                  [pred[d][i] for i in range(len(gold)) if folds[i] == f]) for f in range(args.k)]
                 for d in DESIGNS}
     figures = {
-        "folds": args.k, "fold of": args.folds_of, "added": args.add,
+        "folds": args.k, "fold of": args.folds_of, "added": args.add, "added options": file_options(args.add_option),
         "sentences per fold": [folds.count(f) for f in range(args.k)],
         **{f"{d}: held-fold {c}": {"mean": round(statistics.mean(s[c] for s in per_fold[d]), 2),
                                    "sd": round(statistics.stdev(s[c] for s in per_fold[d]), 2) if args.k > 1 else 0.0,
