@@ -55,7 +55,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="network arithmetic: bf16 is about 1.6x faster on CPUs with AVX512-BF16 or AMX and "
                          "scores the same; int8 (dynamic int8 Linear and LSTM layers) is faster on other CPUs; "
                          "auto (default) takes bf16 where the CPU has it, else int8 for the model types whose "
-                         "int8 scores held on dev, else fp32 (-v says which)")
+                         "int8 scores held on dev, else fp32 (-v says which; EUD_NO_BF16=1 makes auto "
+                         "choose as on a CPU without bf16)")
     ap.add_argument("--errors", choices=("strict", "replace"), default="strict",
                     help="invalid UTF-8 in text input: stop with the byte offset (strict) or use U+FFFD (replace)")
     ap.add_argument("-q", "--quiet", action="store_true", help="no timing summary on stderr")

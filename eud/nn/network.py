@@ -6,6 +6,7 @@ writes sentences, :meth:`Parser.loss` trains them.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import torch
@@ -32,7 +33,13 @@ INT8_AUTO: dict[str, bool] = {"minilm": False, "charlstm": True}
 
 
 def native_bf16() -> bool:
-    """Whether this CPU multiplies bfloat16 natively (AVX512-BF16 or AMX); elsewhere bf16 is slower than fp32."""
+    """Whether this CPU multiplies bfloat16 natively (AVX512-BF16 or AMX); elsewhere bf16 is slower than fp32.
+
+    ``EUD_NO_BF16=1`` in the environment answers no, so that ``--precision auto`` chooses as on a CPU
+    without bf16 (to reproduce such a machine's figures, as ``eval/scale/speed.py --without-bf16`` does).
+    """
+    if os.environ.get("EUD_NO_BF16", "") not in ("", "0"):
+        return False
     try:
         return bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
     except (AttributeError, RuntimeError):

@@ -16,6 +16,10 @@ On a machine where other work runs (a training run on one of two cores, say) pas
 ``--threads 1`` and say so in ``--notes``: the figures are then per core.
 
     python -m eval.scale.speed --lang en et_ewt fi_tdt --split test --threads 1
+
+On a CPU with bf16, ``--cpu without-bf16`` makes ``--precision auto`` choose as it would without it,
+and ``--cpu avx2`` also caps torch's, oneDNN's and MKL's kernels at AVX2 (the machines issue 37 is
+about); the figures say which was used.
 """
 
 from __future__ import annotations
@@ -55,13 +59,24 @@ def raw_text_of(treebank: str, split: str) -> str:
     return raw_text(gold)
 
 
-def parse_once(lang: str, text_file: Path, out_file: Path, *, precision: str = "auto", threads: int = 0) -> dict:
+# --cpu: how the child processes see this CPU.  "without-bf16": --precision auto chooses as on a CPU without
+# bf16 (EUD_NO_BF16); "avx2": the same, and torch, oneDNN and MKL kernels capped at AVX2, as on an AVX2-only CPU.
+CPU_MODES = {
+    "native": {},
+    "without-bf16": {"EUD_NO_BF16": "1"},
+    "avx2": {"EUD_NO_BF16": "1", "ATEN_CPU_CAPABILITY": "avx2", "ONEDNN_MAX_CPU_ISA": "AVX2",
+             "MKL_ENABLE_INSTRUCTIONS": "AVX2"},
+}
+
+
+def parse_once(lang: str, text_file: Path, out_file: Path, *, precision: str = "auto", threads: int = 0,
+               cpu_mode: str = "native") -> dict:
     """One ``python -m eud parse --lang`` process: wall time, peak RSS, its summary line and the chosen arithmetic."""
     cmd = [sys.executable, "-m", "eud", "parse", "--lang", lang, "--precision", precision, "-v",
            str(text_file), "-o", str(out_file)]
     if threads:
         cmd += ["--threads", str(threads)]
-    env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""), **CPU_MODES[cpu_mode]}
     with tempfile.TemporaryFile("w+", encoding="utf-8") as err:
         t0 = time.perf_counter()
         child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, env=env, cwd=REPO)
@@ -81,7 +96,7 @@ def parse_once(lang: str, text_file: Path, out_file: Path, *, precision: str = "
             "load_s": float(loaded), "precision": chosen.group(1), "peak_rss_mb": round(usage.ru_maxrss / 1024)}
 
 
-def measure(lang: str, treebank: str, split: str, *, threads: int, work: Path) -> dict:
+def measure(lang: str, treebank: str, split: str, *, threads: int, work: Path, cpu_mode: str = "native") -> dict:
     """The figures of one model (see the module docstring)."""
     text = work / f"{treebank}-{split}.txt"
     text.write_text(raw_text_of(treebank, split), encoding="utf-8")
@@ -89,11 +104,11 @@ def measure(lang: str, treebank: str, split: str, *, threads: int, work: Path) -
     one = work / f"{treebank}-one.txt"
     one.write_text(ONE_SENTENCE.get(lang, first), encoding="utf-8")
     load_before = os.getloadavg()[0]
-    start = parse_once(lang, one, work / "one.conllu", threads=threads)
-    run = parse_once(lang, text, work / "out.conllu", threads=threads)
+    start = parse_once(lang, one, work / "one.conllu", threads=threads, cpu_mode=cpu_mode)
+    run = parse_once(lang, text, work / "out.conllu", threads=threads, cpu_mode=cpu_mode)
     words = run["words"]
     return {"treebank": treebank, "split": split, "words": words, "sentences": run["sentences"],
-            "precision": run["precision"], "threads": threads or "torch default",
+            "precision": run["precision"], "threads": threads or "torch default", "cpu_mode": cpu_mode,
             "startup_to_first_sentence_s": start["wall_s"],
             "words_per_s_with_load": round(words / run["wall_s"]),
             "words_per_s_after_load": round(words / max(run["parse_s"], 1e-9)),
@@ -135,13 +150,26 @@ def over_models(doc: str, argv: list[str] | None, one: Callable[[str, str, argpa
     return figures, args
 
 
+def median_of(figures: dict, key: str) -> float | None:
+    """The median of one figure over the character models measured (every model but English), or None."""
+    import statistics
+
+    values = [f[key] for lang, f in figures.items() if lang != "en"]
+    return statistics.median(values) if values else None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Measure the models named by ``--lang`` and write eval/results/scale/speed.json."""
     figures, args = over_models(
         __doc__, argv, lambda lang, treebank, args, work: measure(lang, treebank, args.split, threads=args.threads,
-                                                                  work=work),
-        lambda ap: ap.add_argument("--split", default="test", choices=("dev", "test")))
-    print("wrote", record("scale", "speed", figures, label="measurement", command=command_line("eval.scale.speed"),
+                                                                  work=work, cpu_mode=args.cpu),
+        lambda ap: (ap.add_argument("--split", default="test", choices=("dev", "test")),
+                    ap.add_argument("--cpu", default="native", choices=tuple(CPU_MODES),
+                                    help="native; without-bf16 (auto chooses as without bf16); avx2 (that, and "
+                                         "kernels capped at AVX2)"),
+                    ap.add_argument("--record", default="speed", help="result name (eval/results/scale/NAME.json)")))
+    figures = {**figures, "median words/s with load (character models)": median_of(figures, "words_per_s_with_load")}
+    print("wrote", record("scale", args.record, figures, label="measurement", command=command_line("eval.scale.speed"),
                           notes=args.notes, with_cpu=True))
     return 0
 
