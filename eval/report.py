@@ -127,10 +127,10 @@ def area_rows(result: dict) -> list[str]:
     """A row per entry of the result's ``rows`` table, else one per top-level figure when there are few, else one."""
     figures = result["figures"]
     name = result["benchmark"]
-    if result.get("rows") in figures:  # a row for each entry of one table, then one for the rest
+    if result.get("rows") in figures:  # a row for each entry of one table, then one for the rest, if any
         rest = {key: value for key, value in figures.items() if key != result["rows"]}
         return [row(f"{name}: {key}", value, result) for key, value in figures[result["rows"]].items()] + \
-            [row(name, rest, result)]
+            ([row(name, rest, result)] if rest else [])
     if isinstance(figures, dict) and 1 < len(figures) <= 6 and not result.get("one_row"):
         return [row(f"{name}: {key}", value, result) for key, value in figures.items()]
     return [row(name, figures, result)]

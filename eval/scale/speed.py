@@ -150,12 +150,19 @@ def over_models(doc: str, argv: list[str] | None, one: Callable[[str, str, argpa
     return figures, args
 
 
-def median_of(figures: dict, key: str) -> float | None:
-    """The median of one figure over the character models measured (every model but English), or None."""
+def character_summary(figures: dict) -> dict:
+    """Issue 37's figures over the character models measured (every model but English); empty when there are none."""
     import statistics
 
-    values = [f[key] for lang, f in figures.items() if lang != "en"]
-    return statistics.median(values) if values else None
+    chars = [f for lang, f in figures.items() if lang != "en" and "words_per_s_with_load" in f]
+    if not chars:
+        return {}
+    return {"character models": {
+        "models": len(chars),
+        "median words/s with load": statistics.median(f["words_per_s_with_load"] for f in chars),
+        "lowest words/s after load": min(f["words_per_s_after_load"] for f in chars),
+        "slowest start-up to the first sentence s": max(f["startup_to_first_sentence_s"] for f in chars),
+        "highest peak RSS MB": max(f["peak_rss_mb"] for f in chars)}}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -168,8 +175,8 @@ def main(argv: list[str] | None = None) -> int:
                                     help="native; without-bf16 (auto chooses as without bf16); avx2 (that, and "
                                          "kernels capped at AVX2)"),
                     ap.add_argument("--record", default="speed", help="result name (eval/results/scale/NAME.json)")))
-    figures = {**figures, "median words/s with load (character models)": median_of(figures, "words_per_s_with_load")}
-    print("wrote", record("scale", args.record, figures, label="measurement", command=command_line("eval.scale.speed"),
+    figures = {"by model": figures, **character_summary(figures)}
+    print("wrote", record("scale", args.record, figures, rows="by model", label="measurement", command=command_line("eval.scale.speed"),
                           notes=args.notes, with_cpu=True))
     return 0
 
