@@ -51,6 +51,15 @@ def test_polish_text_with_pdb_relations_keeps_plain_labels_even_where_a_sentence
     assert [_obl_label(s) for s in enhancer.enhance_stream(iter(again))] == ["obl:arg", "obl", "obl:arg"]
 
 
+def test_pdb_relations_in_text_that_follows_pl_lfg_are_written_as_pl_lfg_writes_them():
+    # One stray pl_pdb relation among plain sentences: the text follows pl_lfg, which never uses
+    # obl:arg, so the oblique gets pl_lfg's case-marked label, not obl:arg.
+    enhancer = Enhancer(find_profile("pl"))
+    text = [parse_conllu(PLAIN)[0] for _ in range(5)] + [parse_conllu(MARKED)[0]]
+    assert [_obl_label(s) for s in enhancer.enhance_all(text)] == ["obl:w"] * 6
+    assert _obl_label(Enhancer(find_profile("pl_pdb")).enhance(parse_conllu(MARKED)[0])) == "obl:arg"
+
+
 def test_treebank_profiles_do_not_inherit_the_choice():
     assert find_profile("pl").conventions is not None
     assert find_profile("pl_lfg").conventions is None and find_profile("pl_pdb").conventions is None
