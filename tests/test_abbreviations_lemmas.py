@@ -10,6 +10,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from eud.conllu import format_sentence, read_conllu
+from eud.nn.lemma import edit_script
 from eud.nn.lexicon import Lemmatizer, build_lexicon, write_lexicon
 from eud.segment.abbreviations import Abbreviations, stem_of
 from eud.segment.segmenter import Segmenter
@@ -236,3 +237,16 @@ def test_russian_lemmas_are_words():
     lemmas = {w.form: w.lemma for s in doc for w in s.words}
     assert lemmas["придется"] == "прийтись"
     assert lemmas["популярно-лингвистическая"] == "популярно-лингвистический"
+
+
+def test_a_long_shared_ending_goes_before_the_classifier():
+    # A tiny Russian lexicon: выросло → вырасти.  The classifier's guess for the unseen возросло,
+    # возрость, passes the ending test (-сть ends есть) but is no word; the analogy through the
+    # five shared letters -росло gives возрасти.  Without the analogy first, the guess stands.
+    lexicon = {"VERB": {"выросло": "вырасти", "ест": "есть", "нашло": "найти", "ходит": "ходить"}}
+    script = edit_script("возросло", "возрость")
+    assert Lemmatizer(lexicon).lemma("возросло", "VERB", script) == "возрасти"
+    assert Lemmatizer(lexicon, trust_suffix=None).lemma("возросло", "VERB", script) == "возрость"
+    # A shorter shared ending (-ошло against нашло's -ашло: three letters, -шло) leaves the
+    # classifier first: its plausible guess stands, though the analogy would say пойти too.
+    assert Lemmatizer(lexicon).lemma("пошло", "VERB", edit_script("пошло", "пошлить")) == "пошлить"

@@ -6,11 +6,13 @@ stands for "the lemma is the form"; the head of a ``goeswith`` split, which
 carries the whole word's lemma, is not counted).  :class:`Lemmatizer` looks a word up:
 
 1. ``(form, UPOS)``, then ``(lowercased form, UPOS)`` (``The`` → ``the``);
-2. otherwise the classifier's edit script, if its output is *plausible*;
-3. otherwise the script that forms of the same UPOS with the longest shared
-   ending take in the lexicon (``replied`` → ``reply`` teaches ``applied`` →
-   ``apply``), if plausible;
-4. otherwise the form (lowercased, unless the UPOS is PROPN or the
+2. otherwise the *analogy*, the script that forms of the same UPOS with the longest
+   shared ending take in the lexicon (``replied`` → ``reply`` teaches ``applied`` →
+   ``apply``; Russian *росло* → *расти* teaches *возросло* → *возрасти*), if that ending
+   is at least :data:`TRUST_SUFFIX` characters long and the result plausible;
+3. otherwise the classifier's edit script, if its output is *plausible*;
+4. otherwise the analogy with a shorter shared ending, if plausible;
+5. otherwise the form (lowercased, unless the UPOS is PROPN or the
    training lemmas of that UPOS keep capitals).
 
 An output is **plausible** when it is the form itself (or lowercased), or when
@@ -41,6 +43,9 @@ FILE = "lexicon.json"
 FORMAT = "eud-lexicon/1"
 KEY = "lexicon"
 ENDING = 3
+# The suffix analogy goes before the classifier when the shared ending is at least this long
+# (None: only when the classifier's guess is refused).  Chosen by eval/parser/lemma_guard.py.
+TRUST_SUFFIX: int | None = 5
 LONGEST_SUFFIX = 6
 
 
@@ -97,15 +102,18 @@ def keep_languages(folder: str | Path, keep: Iterable[str]) -> list[str]:
 class Lemmatizer:
     """Lexicon lookup, then a guarded edit script (see the module doc)."""
 
-    def __init__(self, lexicon: dict[str, dict[str, str]]) -> None:
+    def __init__(self, lexicon: dict[str, dict[str, str]], ending: int = ENDING,
+                 trust_suffix: int | None = TRUST_SUFFIX) -> None:
         self.lexicon = lexicon
+        self.ending = ending
+        self.trust_suffix = trust_suffix
         self.lower = {upos: {f.lower(): (lemma or f) for f, lemma in forms.items() if f == f.lower()}
                       for upos, forms in lexicon.items()}
         self.endings: dict[str, set[str]] = {}
         self.cased: dict[str, bool] = {}
         for upos, forms in lexicon.items():
             lemmas = [lemma or form for form, lemma in forms.items()]
-            self.endings[upos] = {lemma[-ENDING:].lower() for lemma in lemmas}
+            self.endings[upos] = {lemma[-ending:].lower() for lemma in lemmas}
             capitals = sum(1 for lemma in lemmas if lemma[:1].isupper())
             self.cased[upos] = capitals > len(lemmas) / 2
         self._suffixes: dict[str, dict[str, str]] = {}
@@ -159,16 +167,29 @@ class Lemmatizer:
         if lemma[0].lower() != form[0].lower() or len(lemma) < len(form) // 2:
             return False
         endings = self.endings.get(upos)
-        return endings is None or lemma[-ENDING:].lower() in endings
+        return endings is None or lemma[-self.ending:].lower() in endings
 
     def lemma(self, form: str, upos: str, script: str) -> str:
         """The lemma of a word whose classifier predicted ``script`` (see the module doc for the order)."""
         seen = self.known(form, upos)
         if seen is not None:
             return seen
+        # The analogy is looked up only when needed: its tables cost most of the loading time.
+        analogue = self.analogy(form, upos) if self.trust_suffix is not None else None
+        if analogue is not None and analogue[1] >= self.trust_suffix:
+            return analogue[0]
         guess = apply_script(form, script)
         if self.plausible(form, guess, upos):
             return guess
+        if self.trust_suffix is None:
+            analogue = self.analogy(form, upos)
+        if analogue is not None:
+            return analogue[0]
+        return form if upos == "PROPN" or self.cased.get(upos, False) else form.lower()
+
+    def analogy(self, form: str, upos: str) -> tuple[str, int] | None:
+        """The lemma that the lexicon's forms with the longest shared ending suggest, and that ending's
+        length; None when there is no such form or its lemma is not plausible."""
         low = form.lower()
         table = self.suffixes(upos)
         keep_case = upos == "PROPN" or self.cased.get(upos, False)
@@ -178,10 +199,8 @@ class Lemmatizer:
                 # Scripts here are learnt on lowercased forms; a capitalised form keeps its capital
                 # only where lemmas of this UPOS do (PROPN), so sentence-initial nouns lose theirs.
                 guess = apply_script(form if keep_case else low, analogue)
-                if self.plausible(form, guess, upos):
-                    return guess
-                break
-        return form if keep_case else low
+                return (guess, n) if self.plausible(form, guess, upos) else None
+        return None
 
 
 def main(argv: list[str] | None = None) -> int:
