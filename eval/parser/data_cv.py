@@ -20,7 +20,8 @@ usage (from the repository root, ``../shared`` beside it):
       --k 2 --max-epochs 40 --work work/data_cv/lt
   python -m eval.parser.data_cv --recipe recipes/lv_lvtb.toml \\
       --folds-of ud/lv_lvtb/lv_lvtb-ud-dev.conllu.xz --add ud/lv_lvtb/lv_lvtb-ud-train-r2.0.conllu.xz \\
-      --add-option upgrade=lv_r2.0 --add-option tune_every=0 --add-option enhanced=false --k 2 --max-epochs 40
+      --add-option upgrade=lv_r2.0 --add-option tune_every=0 --add-option enhanced=false --k 2 --max-epochs 40 \\
+      --same-updates
 """
 
 from __future__ import annotations
@@ -78,6 +79,13 @@ def train_config(recipe_config: dict, train: list, work: Path, overrides: dict) 
     return config
 
 
+def count_sentences(entry: str | dict) -> int:
+    """The sentences of a training-file entry (a path or a table), repeats included."""
+    if isinstance(entry, dict):
+        return len(read_blocks(Path(entry["path"]))) * int(entry.get("repeat", 1))
+    return len(read_blocks(Path(entry)))
+
+
 def file_options(pairs: list[str]) -> dict:
     """``KEY=VALUE`` pairs as a training-file table: whole numbers and true/false become numbers and booleans."""
     options: dict = {}
@@ -102,6 +110,9 @@ def main() -> int:
     ap.add_argument("--only-fold", type=int, help="train and score this fold only, record nothing (folds can run side by side; "
                     "a run without it then reuses the finished ones)")
     ap.add_argument("--max-epochs", type=int, help="override the recipe's max_epochs (the same for both designs)")
+    ap.add_argument("--same-updates", action="store_true",
+                    help="give 'with' as many updates as 'without': its max_epochs scaled by the ratio of their "
+                         "training sentences (for a large added file, whose epochs cost more)")
     ap.add_argument("--max-steps", type=int, help="a smoke run: stop each training after this many steps, record nothing")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--work", default=None, help="models and fold files (default: work/data_cv/<lang>)")
@@ -150,7 +161,13 @@ def main() -> int:
         for design in DESIGNS:
             run = work / f"fold{fold}" / design
             train = [str(rest), *others, *(added if design == "with" else [])]
-            config = train_config(base, train, run, overrides)
+            design_overrides = dict(overrides)
+            if design == "with" and args.same_updates:
+                epochs = int(overrides.get("max_epochs", base.get("max_epochs", 1)))
+                without = sum(f != fold for f in folds) + sum(count_sentences(p) for p in others)
+                design_overrides["max_epochs"] = max(1, round(epochs * without / (without + sum(
+                    count_sentences(p) for p in added))))
+            config = train_config(base, train, run, design_overrides)
             config_path = run.parent / f"{design}.json"
             run.mkdir(parents=True, exist_ok=True)
             config_path.write_text(json.dumps(config, indent=1), encoding="utf-8")
@@ -177,6 +194,8 @@ def main() -> int:
                 for d in DESIGNS}
     figures = {
         "folds": args.k, "fold of": args.folds_of, "added": args.add, "added options": file_options(args.add_option),
+        "max epochs": {d: json.loads((work / "fold0" / f"{d}.json").read_text(encoding="utf-8")).get("max_epochs")
+                       for d in DESIGNS},
         "sentences per fold": [folds.count(f) for f in range(args.k)],
         **{f"{d}: held-fold {c}": {"mean": round(statistics.mean(s[c] for s in per_fold[d]), 2),
                                    "sd": round(statistics.stdev(s[c] for s in per_fold[d]), 2) if args.k > 1 else 0.0,
