@@ -74,3 +74,12 @@ def test_treebank_profiles_do_not_inherit_the_choice():
 def test_a_bad_conventions_table_is_a_profile_error_naming_the_key(table, says):
     with pytest.raises(ProfileError, match=says):
         profile_from_dict({"conventions": table}, "xx")
+
+
+def test_estonian_web_text_gets_the_et_ewt_convention():
+    # Among 201 sentences, 5% with discourse/vocative/dep mark et_ewt's web text; fewer leave et_edt's.
+    enhancer = Enhancer(find_profile("et"))
+    chatty = [{"root", "discourse"} if i % 10 == 0 else {"root", "nsubj"} for i in range(201)]
+    plain = [{"root", "discourse"} if i % 40 == 0 else {"root", "nsubj"} for i in range(201)]
+    assert {e.profile.name for e in enhancer.choose(chatty)} == {"et_ewt"}
+    assert {e.profile.name for e in enhancer.choose(plain)} == {"et_edt"}
