@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
                                          "kernels capped at AVX2)"),
                     ap.add_argument("--record", default="speed", help="result name (eval/results/scale/NAME.json)")))
     figures = {"by model": figures, **character_summary(figures)}
-    print("wrote", record("scale", args.record, figures, rows="by model", label="measurement", command=command_line("eval.scale.speed"),
+    print("wrote", record("scale", args.record, figures, label="measurement", command=command_line("eval.scale.speed"),
                           notes=args.notes, with_cpu=True))
     return 0
 
