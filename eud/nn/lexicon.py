@@ -8,7 +8,7 @@ carries the whole word's lemma, is not counted).  :class:`Lemmatizer` looks a wo
 1. ``(form, UPOS)``, then ``(lowercased form, UPOS)`` (``The`` → ``the``);
 2. otherwise the *analogy*, the script that forms of the same UPOS with the longest
    shared ending take in the lexicon (``replied`` → ``reply`` teaches ``applied`` →
-   ``apply``; Russian *росло* → *расти* teaches *возросло* → *возрасти*), if that ending
+   ``apply``; Russian *выросло* → *вырасти* teaches *возросло* → *возрасти*), if that ending
    is at least :data:`TRUST_SUFFIX` characters long and the result plausible;
 3. otherwise the classifier's edit script, if its output is *plausible*;
 4. otherwise the analogy with a shorter shared ending, if plausible;

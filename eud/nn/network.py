@@ -36,7 +36,7 @@ def native_bf16() -> bool:
     """Whether this CPU multiplies bfloat16 natively (AVX512-BF16 or AMX); elsewhere bf16 is slower than fp32.
 
     ``EUD_NO_BF16=1`` in the environment answers no, so that ``--precision auto`` chooses as on a CPU
-    without bf16 (to reproduce such a machine's figures, as ``eval/scale/speed.py --without-bf16`` does).
+    without bf16 (to reproduce such a machine's figures, as ``eval/scale/speed.py --cpu without-bf16`` does).
     """
     if os.environ.get("EUD_NO_BF16", "") not in ("", "0"):
         return False

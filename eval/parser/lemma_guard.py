@@ -5,7 +5,7 @@ only when the result is *plausible*; one test is that its last ``ending`` charac
 training lemma of the same UPOS.  With 3, Russian *возросло* became *возрость* (``-сть`` ends
 *есть*), a non-word (issue 36).  A longer ending refuses more such guesses, but also more right
 ones, which then fall back to the suffix analogy or the form.  The analogy itself (the script that
-training forms with the longest shared ending take: *росло* → *расти* gives *возросло* → *возрасти*)
+training forms with the longest shared ending take: *выросло* → *вырасти* gives *возросло* → *возрасти*)
 could also go first when that shared ending is long; both settings are candidates.
 
 Words the guard judges are words the lexicon does not hold, so this benchmark measures it on such
