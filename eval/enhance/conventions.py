@@ -111,24 +111,23 @@ def main(argv: list[str] | None = None) -> int:
     cv = cross_validate(folds, candidates, elas)
     everything = list(range(len(items)))
     pick = cv.chosen_on_all
+    now = (bool(default.label_map), shipped.window, shipped.share)
     figures: dict = {
         "held-fold ELAS of the chosen setting": cv.summary(),
         "chosen on all folds": {"map pl_pdb relations": pick[0], "window": pick[1], "share": pick[2]},
-        "shipped": {"map pl_pdb relations": bool(default.label_map), "window": shipped.window, "share": shipped.share},
+        "shipped": {"map pl_pdb relations": now[0], "window": now[1], "share": now[2]},
     }
     for tb in TREEBANKS:
         idx = [k for k, (t, _) in enumerate(items) if t == tb]
         row = {"sentences": len(idx)}
         for name in profiles:
             row[f"ELAS, all {name}"] = round(elas_fixed(counts[tb][name]), 2)
-        now = (bool(default.label_map), shipped.window, shipped.share)
         for label, c in (("before", BEFORE), ("shipped", now)):
             row[f"ELAS, {label} setting"] = round(elas(c, idx), 2)
             row[f"sentences given their own convention, {label}"] = round(
                 sum(ch == tb or ch.startswith(tb) for ch in choices(tb, c)) / len(idx), 3)
         figures[f"{tb} held-apart slice"] = row
-    figures["both slices: ELAS, before / shipped"] = [
-        round(elas(BEFORE, everything), 2), round(elas((bool(default.label_map), shipped.window, shipped.share), everything), 2)]
+    figures["both slices: ELAS, before / shipped"] = [round(elas(BEFORE, everything), 2), round(elas(now, everything), 2)]
     print(figures)
     record("enhance", "conventions", figures, label="cross-validated", command=command_line("eval.enhance.conventions"),
            notes="held-apart tuning slices (every 10th sentence) of pl_pdb and pl_lfg dev, which models/pl_pdb "
