@@ -2,7 +2,7 @@
 
 import pytest
 
-from eval.parser.data_cv import document_folds, file_options
+from eval.parser.data_cv import document_folds, file_options, other_files
 
 
 def block(n: int, newdoc: bool = False) -> str:
@@ -25,3 +25,9 @@ def test_add_options_become_a_training_file_table() -> None:
         "upgrade": "lv_r2.0", "tune_every": 0, "enhanced": False}
     with pytest.raises(ValueError, match="KEY=VALUE"):
         file_options(["upgrade"])
+
+
+def test_the_without_design_leaves_out_what_the_recipe_already_ships():
+    # After the choice the recipe trains on the added file too; the comparison must stay the same.
+    train = ["ud/lv/dev.conllu.xz", {"path": "ud/lv/old-train.conllu.xz", "upgrade": "lv_r2.0"}, "ud/lv/other.conllu.xz"]
+    assert other_files(train, "ud/lv/dev.conllu.xz", ["ud/lv/old-train.conllu.xz"]) == ["ud/lv/other.conllu.xz"]

@@ -79,6 +79,16 @@ def train_config(recipe_config: dict, train: list, work: Path, overrides: dict) 
     return config
 
 
+def path_of(entry: str | dict) -> str:
+    """The path of a training-file entry (a path or a table)."""
+    return entry if isinstance(entry, str) else entry["path"]
+
+
+def other_files(train: list, folds_of: str, added: list[str]) -> list:
+    """A recipe's training entries besides the one cut into folds and the ones the 'with' design adds."""
+    return [t for t in train if path_of(t) != folds_of and path_of(t) not in added]
+
+
 def count_sentences(entry: str | dict) -> int:
     """The sentences of a training-file entry (a path or a table), repeats included."""
     if isinstance(entry, dict):
@@ -126,14 +136,13 @@ def main() -> int:
     base = dict(stage["config"])
     lang = str(base.get("language", recipe["model"].split("_")[0]))
     work = Path(args.work or REPO / "work" / "data_cv" / lang).resolve()
-    def path_of(entry: str | dict) -> str:
-        return entry if isinstance(entry, str) else entry["path"]
-
     if args.folds_of not in [path_of(t) for t in base["train"]]:
         ap.error(f"{args.folds_of} is not a training file of {args.recipe}")
     try:
-        # The recipe's other training files, as given (a table keeps its repeat, augment, ... keys).
-        others = run.data([t for t in base["train"] if path_of(t) != args.folds_of])
+        # The recipe's other training files, as given (a table keeps its repeat, augment, ... keys); a
+        # recipe that already ships with the added files (after this benchmark chose them) leaves them out,
+        # so that the recorded command means the same comparison before and after.
+        others = run.data(other_files(base["train"], args.folds_of, args.add))
         added = [run.data({"path": path, **file_options(args.add_option)}) for path in args.add]
         folds_of = Path(run.data(args.folds_of))
     except (RecipeError, ValueError) as err:
