@@ -24,6 +24,7 @@ psutil = pytest.importorskip("psutil")
 
 from eud.conllu import parse_conllu
 from eud.server import FATAL_TEXT_VARIABLE
+from eud.server_pool import RECENT
 from eval.server.soak import TAMIL, Served, soak
 
 if not (REPO / "models" / "ta_ttb" / "config.json").is_file():
@@ -127,7 +128,12 @@ def test_retry_after_follows_the_queue(faulty):
     assert faulty.wait_workers(timeout=180)
     idle = faulty.health()
     assert idle["in_flight"] == 0 and idle["retry_after_s"] == 1
-    texts = [lines(200, shift=k) for k in range(11)]
+    # The advice uses the mean time of the recent jobs.  Earlier tests' jobs can be so quick on a fast
+    # CPU that 8 jobs in flight still round to the floor of 1 s, so first fill the window of recent
+    # jobs with jobs the size of this test's.
+    for k in range(RECENT):
+        assert parse(faulty, lines(600, shift=50 + k)).status_code == 200
+    texts = [lines(600, shift=k) for k in range(11)]
     with ThreadPoolExecutor(11) as pool:
         pending = [pool.submit(parse, faulty, text) for text in texts]
         loaded = wait_for(faulty, lambda h: h["in_flight"] == 8)  # 2 workers + queue 6: the rest refused
@@ -147,7 +153,8 @@ def test_sigterm_answers_every_request_and_exits_0():
     """SIGTERM with five jobs in flight on one worker: each gets an answer (200 or 503), the server exits 0."""
     served = Served("--workers", "1", "--max-queue", "8", "--model", "ta_ttb", "--drain-timeout", "1")
     workers = [psutil.Process(pid) for pid in served.worker_pids()]
-    texts = [lines(300, shift=k) for k in range(5)]
+    # Long enough that five cannot all finish within the 1 s drain, even on a fast CPU.
+    texts = [lines(1200, shift=k) for k in range(5)]
     try:
         with ThreadPoolExecutor(5) as pool:
             pending = [pool.submit(parse, served, text) for text in texts]
