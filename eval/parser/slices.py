@@ -10,6 +10,7 @@ are tuning figures.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from eud.conllu import read_conllu
@@ -17,19 +18,43 @@ from eud.graph import Sentence
 from eud.recipe import Run
 
 
-def held_slices(run: Run, stage: str = "parser") -> tuple[str, dict[str, list[Sentence]]]:
-    """The recipe's language and, per training file with a tuning share, its held-apart sentences.
+@dataclass
+class Part:
+    """One training file cut as its trainer cuts it."""
 
-    Keyed by treebank (the file name up to its first ``-``).  StopIteration when the recipe has no
-    training stage named ``stage``; RecipeError when a file is missing.
+    treebank: str  # the file name up to its first ``-``
+    held: list[Sentence]  # the tuning slice (empty for a file without a tuning share)
+    trained: list[Sentence]  # the rest: what the parser learned from
+
+
+def split_files(run: Run, stage: str = "parser") -> tuple[str, list[Part]]:
+    """The recipe's language and its training stage's files, in recipe order, each cut into slice and rest.
+
+    StopIteration when the recipe has no training stage named ``stage``; RecipeError when a file is missing.
     """
     config = next(s for s in run.recipe["stage"] if s["name"] == stage and s["kind"] == "train")["config"]
     every = int(config.get("tune_every", 0))
-    slices = {}
+    parts = []
     for entry in config["train"]:
         path = entry if isinstance(entry, str) else entry["path"]
         k = every if isinstance(entry, str) else int(entry.get("tune_every", every))
-        if k:
-            sentences = list(read_conllu(run.data(path)))
-            slices[Path(path).name.split("-")[0]] = sentences[::k]
-    return str(config.get("language", run.recipe["model"].split("_")[0])), slices
+        sentences = list(read_conllu(run.data(path)))
+        parts.append(Part(Path(path).name.split("-")[0], sentences[::k] if k else [],
+                          [s for i, s in enumerate(sentences) if not k or i % k]))
+    return str(config.get("language", run.recipe["model"].split("_")[0])), parts
+
+
+def by_treebank(parts: list[Part], side: str) -> dict[str, list[Sentence]]:
+    """The ``held`` or ``trained`` sentences of each treebank (its train and dev files joined in recipe order)."""
+    out: dict[str, list[Sentence]] = {}
+    for part in parts:
+        sentences = getattr(part, side)
+        if sentences:
+            out.setdefault(part.treebank, []).extend(sentences)
+    return out
+
+
+def held_slices(run: Run, stage: str = "parser") -> tuple[str, dict[str, list[Sentence]]]:
+    """The recipe's language and, per treebank with a tuning share, its held-apart sentences."""
+    language, parts = split_files(run, stage)
+    return language, by_treebank(parts, "held")
