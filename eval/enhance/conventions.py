@@ -28,16 +28,17 @@ from __future__ import annotations
 import argparse
 import copy
 import itertools
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
-from eud.conllu import read_conllu
 from eud.enhance import Enhancer, find_profile
 from eud.enhance.conventions import Conventions
+from eud.enhance.profiles import Profile
 from eud.graph import Sentence
 from eud.recipe import Run
 from eval.common import SHARED, command_line, record
 from eval.crossval import cross_validate
-from eval.parser.slices import held_slices
+from eval.parser.slices import by_treebank, split_files
 
 TREEBANKS = ("pl_pdb", "pl_lfg")  # pl_pdb is the marked convention
 WINDOWS = (0, 5, 10, 20, 40)
@@ -53,6 +54,48 @@ def edge_counts(gold: Sentence, system: Sentence) -> tuple[int, int, int]:
     g = {(e.head, e.dep, e.label) for e in gold.enhanced if not e.head[1] and not e.dep[1]}
     s = {(e.head, e.dep, e.label) for e in system.enhanced if not e.head[1] and not e.dep[1]}
     return len(g), len(s), len(g & s)
+
+
+@dataclass
+class Parsed:
+    """Texts parsed once from gold tokens: each sentence's relations and its ELAS counts under each convention."""
+
+    items: list[tuple[str, int]]  # (text, sentence index), text by text
+    relations: dict[str, list[set[str]]]
+    counts: dict[str, dict[str, list[tuple[int, int, int]]]]  # text -> convention -> per sentence
+
+    @classmethod
+    def of(cls, pipe, golds: dict[str, list[Sentence]], profiles: dict[str, Profile]) -> Parsed:
+        """Parse each gold text and build every sentence's graph under each profile."""
+        items, relations, counts = [], {}, {}
+        for text, gold in golds.items():
+            parsed = pipe.parse_sentences(copy.deepcopy(gold))
+            relations[text] = [{w.deprel for w in s.words} for s in parsed]
+            counts[text] = {name: [edge_counts(g, s) for g, s in zip(gold, Enhancer(p).enhance_all(copy.deepcopy(parsed)))]
+                            for name, p in profiles.items()}
+            items += [(text, i) for i in range(len(gold))]
+        return cls(items, relations, counts)
+
+    def folds(self) -> list[int]:
+        """Each item's fold: FOLDS contiguous blocks of each text."""
+        return [i * FOLDS // len(self.relations[text]) for text, i in self.items]
+
+    def of_text(self, text: str) -> list[int]:
+        """The items of one text."""
+        return [k for k, (t, _) in enumerate(self.items) if t == text]
+
+    def elas(self, chosen: Callable[[str], list[str]], indices: list[int]) -> float:
+        """ELAS of the items ``indices`` when each text's sentences get the conventions ``chosen(text)``."""
+        g = s = both = 0
+        for index in indices:
+            text, i = self.items[index]
+            cg, cs, cb = self.counts[text][chosen(text)[i]][i]
+            g, s, both = g + cg, s + cs, both + cb
+        return 100.0 * 2 * both / max(g + s, 1)
+
+    def elas_all(self, text: str, name: str) -> float:
+        """ELAS of one text with one convention for every sentence."""
+        return self.elas(lambda t: [name] * len(self.relations[t]), self.of_text(text))
 
 
 def universal_map(relations: frozenset[str]) -> dict[str, str]:
@@ -82,8 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     from eud.pipeline import Pipeline
 
-    run = Run(args.recipe, shared=SHARED)
-    _, slices = held_slices(run)
+    _, parts = split_files(Run(args.recipe, shared=SHARED))
+    slices, trained = by_treebank(parts, "held"), by_treebank(parts, "trained")
     pipe = Pipeline.load(args.model, lang="pl", threads=args.threads)
     shipped = find_profile("pl").conventions
     assert shipped is not None
@@ -93,24 +136,12 @@ def main(argv: list[str] | None = None) -> int:
                 "pl_lfg mapped": replace(default, label_map=universal_map(pdb_only))}
     # Evidence: pl_pdb's own relations, or those plus relations far more common in pl_pdb's sentences,
     # learned from the gold trees of the dev sentences outside the slices (the parser's training part).
-    every = int(next(s for s in run.recipe["stage"] if s["kind"] == "train")["config"]["tune_every"])
-    trained = {tb: [s for i, s in enumerate(read_conllu(SHARED / "ud" / tb / f"{tb}-ud-dev.conllu.xz")) if i % every]
-               for tb in TREEBANKS}
     evidence = {"pl_pdb only": pdb_only, "shipped": shipped.relations,
                 **{f"ratio {r:g}": pdb_only | frequent_in(trained["pl_pdb"], trained["pl_lfg"], r) for r in RATIOS}}
 
     # Every sentence of both slices, in text order per treebank: its relations and its counts per profile.
-    items: list[tuple[str, int]] = []
-    relations: dict[str, list[set[str]]] = {}
-    counts: dict[str, dict[str, list[tuple[int, int, int]]]] = {}
-    for tb in TREEBANKS:
-        gold = slices[tb]
-        parsed = pipe.parse_sentences(copy.deepcopy(gold))
-        relations[tb] = [{w.deprel for w in s.words} for s in parsed]
-        counts[tb] = {name: [edge_counts(g, s) for g, s in zip(gold, Enhancer(p).enhance_all(copy.deepcopy(parsed)))]
-                      for name, p in profiles.items()}
-        items += [(tb, i) for i in range(len(gold))]
-    folds = [i * FOLDS // len(relations[tb]) for tb, i in items]
+    parsed = Parsed.of(pipe, {tb: slices[tb] for tb in TREEBANKS}, profiles)
+    items, relations = parsed.items, parsed.relations
 
     Candidate = tuple[bool, int, float, str]  # (map pl_pdb's relations, window, share, evidence)
     candidates: list[Candidate] = [BEFORE] + [
@@ -125,14 +156,9 @@ def main(argv: list[str] | None = None) -> int:
         return chosen_cache[tb, c]
 
     def elas(c: Candidate, indices: list[int]) -> float:
-        g = s = both = 0
-        for index in indices:
-            tb, i = items[index]
-            cg, cs, cb = counts[tb][choices(tb, c)[i]][i]
-            g, s, both = g + cg, s + cs, both + cb
-        return 100.0 * 2 * both / max(g + s, 1)
+        return parsed.elas(lambda tb: choices(tb, c), indices)
 
-    cv = cross_validate(folds, candidates, elas)
+    cv = cross_validate(parsed.folds(), candidates, elas)
     everything = list(range(len(items)))
     pick = cv.chosen_on_all
     now = (bool(default.label_map), shipped.window, shipped.share, "shipped")
@@ -144,10 +170,10 @@ def main(argv: list[str] | None = None) -> int:
                     "relations": sorted(shipped.relations)},
     }
     for tb in TREEBANKS:
-        idx = [k for k, (t, _) in enumerate(items) if t == tb]
+        idx = parsed.of_text(tb)
         row = {"sentences": len(idx)}
         for name in profiles:
-            row[f"ELAS, all {name}"] = round(elas_fixed(counts[tb][name]), 2)
+            row[f"ELAS, all {name}"] = round(parsed.elas_all(tb, name), 2)
         for label, c in (("before", BEFORE), ("shipped", now)):
             row[f"ELAS, {label} setting"] = round(elas(c, idx), 2)
             row[f"sentences given their own convention, {label}"] = round(
@@ -159,14 +185,6 @@ def main(argv: list[str] | None = None) -> int:
            notes="held-apart tuning slices (every 10th sentence) of pl_pdb and pl_lfg dev, which models/pl_pdb "
                  "never trained on but which picked its epoch; gold tokens; 5 contiguous folds per slice.")
     return 0
-
-
-def elas_fixed(counts: list[tuple[int, int, int]]) -> float:
-    """ELAS of one convention for every sentence."""
-    g = sum(c[0] for c in counts)
-    s = sum(c[1] for c in counts)
-    both = sum(c[2] for c in counts)
-    return 100.0 * 2 * both / max(g + s, 1)
 
 
 if __name__ == "__main__":

@@ -24,49 +24,19 @@ fifth; mean, spread, optimism and the gain over never marking are recorded.
 from __future__ import annotations
 
 import argparse
-import copy
 import itertools
-import lzma
-from collections import Counter
 
 from eud.conllu import read_conllu
-from eud.enhance import Enhancer, find_profile
+from eud.enhance import find_profile
 from eud.enhance.conventions import Conventions
 from eval.common import SHARED, command_line, record
 from eval.crossval import cross_validate
-from eval.enhance.conventions import FOLDS, edge_counts, elas_fixed
+from eval.enhance.conventions import Parsed, frequent_in
 
 DEFAULT, MARKED = "et_edt", "et_ewt"
 RATIOS = (1.5, 2.0, 3.0, 5.0)
 WINDOWS = (5, 10, 20, 40, 100)
 SHARES = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4)
-
-
-def sentence_shares(path: str) -> tuple[Counter, int]:
-    """How many sentences of a CoNLL-U file use each relation, and how many sentences there are."""
-    counts: Counter = Counter()
-    n = 0
-    with lzma.open(path, "rt", encoding="utf-8") as f:
-        relations: set[str] = set()
-        for line in f:
-            if line[:1].isdigit():
-                cols = line.split("\t")
-                if cols[0].isdigit():
-                    relations.add(cols[7])
-            elif not line.strip():
-                if relations:
-                    counts.update(relations)
-                    n += 1
-                relations = set()
-    return counts, n
-
-
-def marked_relations(ratio: float) -> frozenset[str]:
-    """Relations whose sentence share in et_ewt train is at least ``ratio`` times et_edt train's (and >= 1%)."""
-    ewt, n_ewt = sentence_shares(str(SHARED / "ud" / "et_ewt" / "et_ewt-ud-train.conllu.xz"))
-    edt, n_edt = sentence_shares(str(SHARED / "ud" / "et_edt" / "et_edt-ud-train.conllu.xz"))
-    return frozenset(r for r, c in ewt.items()
-                     if c / n_ewt >= 0.01 and c / n_ewt >= ratio * max(edt[r], 1) / n_edt)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -79,18 +49,12 @@ def main(argv: list[str] | None = None) -> int:
 
     pipe = Pipeline.load(args.model, lang="et", threads=args.threads)
     profiles = {name: find_profile(name) for name in (DEFAULT, MARKED)}
-    sets = {ratio: marked_relations(ratio) for ratio in RATIOS}
-    items: list[tuple[str, int]] = []
-    relations: dict[str, list[set[str]]] = {}
-    counts: dict[str, dict[str, list[tuple[int, int, int]]]] = {}
-    for tb in (MARKED, DEFAULT):
-        gold = list(read_conllu(SHARED / "ud" / tb / f"{tb}-ud-dev.conllu.xz"))
-        parsed = pipe.parse_sentences(copy.deepcopy(gold))
-        relations[tb] = [{w.deprel for w in s.words} for s in parsed]
-        counts[tb] = {name: [edge_counts(g, s) for g, s in zip(gold, Enhancer(p).enhance_all(copy.deepcopy(parsed)))]
-                      for name, p in profiles.items()}
-        items += [(tb, i) for i in range(len(gold))]
-    folds = [i * FOLDS // len(relations[tb]) for tb, i in items]
+    train = {tb: list(read_conllu(SHARED / "ud" / tb / f"{tb}-ud-train.conllu.xz")) for tb in (MARKED, DEFAULT)}
+    sets = {ratio: frequent_in(train[MARKED], train[DEFAULT], ratio) for ratio in RATIOS}
+    del train
+    golds = {tb: list(read_conllu(SHARED / "ud" / tb / f"{tb}-ud-dev.conllu.xz")) for tb in (MARKED, DEFAULT)}
+    parsed = Parsed.of(pipe, golds, profiles)
+    relations = parsed.relations
 
     # A candidate is (ratio, window, share); ratio 0 means "never mark": every sentence et_edt.
     never = (0.0, 0, 1.0)
@@ -105,14 +69,9 @@ def main(argv: list[str] | None = None) -> int:
         return cache[tb, c]
 
     def elas(c: tuple, indices: list[int]) -> float:
-        g = s = both = 0
-        for index in indices:
-            tb, i = items[index]
-            cg, cs, cb = counts[tb][choices(tb, c)[i]][i]
-            g, s, both = g + cg, s + cs, both + cb
-        return 100.0 * 2 * both / max(g + s, 1)
+        return parsed.elas(lambda tb: choices(tb, c), indices)
 
-    cv = cross_validate(folds, candidates, elas)
+    cv = cross_validate(parsed.folds(), candidates, elas)
     pick = cv.chosen_on_all
     figures: dict = {
         "held-fold ELAS of the chosen setting": cv.summary(),
@@ -121,9 +80,9 @@ def main(argv: list[str] | None = None) -> int:
                                  "relations": sorted(sets[pick[0]])}),
     }
     for tb in (MARKED, DEFAULT):
-        idx = [k for k, (t, _) in enumerate(items) if t == tb]
+        idx = parsed.of_text(tb)
         figures[f"{tb} dev"] = {
-            "sentences": len(idx), **{f"ELAS, all {name}": round(elas_fixed(counts[tb][name]), 2) for name in profiles},
+            "sentences": len(idx), **{f"ELAS, all {name}": round(parsed.elas_all(tb, name), 2) for name in profiles},
             "ELAS, chosen": round(elas(pick, idx), 2),
             "sentences given their own convention, chosen": round(
                 sum(ch == tb for ch in choices(tb, pick)) / len(idx), 3)}

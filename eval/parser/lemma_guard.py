@@ -31,6 +31,7 @@ from eud.nn.lexicon import ENDING, TRUST_SUFFIX, Lemmatizer, build_lexicon
 from eud.recipe import Run
 from eval.common import REPO, SHARED, command_line, record
 from eval.crossval import cross_validate
+from eval.parser.slices import split_files
 
 ENDINGS = (2, 3, 4, 5)
 TRUSTS = (None, 6, 5, 4)  # the suffix analogy before the classifier from this shared ending on (None: never)
@@ -46,18 +47,10 @@ def unseen_words(model: str, threads: int) -> tuple[str, list[tuple[str, str, st
 
     from eud.pipeline import Pipeline
 
-    run = Run(REPO / "recipes" / f"{model}.toml", shared=SHARED)
-    config = next(s for s in run.recipe["stage"] if s["kind"] == "train")["config"]
-    every = int(config.get("tune_every", 0))
-    training, held = [], []
-    for entry in config["train"]:
-        path = entry if isinstance(entry, str) else entry["path"]
-        k = every if isinstance(entry, str) else int(entry.get("tune_every", every))
-        sentences = list(read_conllu(run.data(path)))
-        held += sentences[::k] if k else []
-        training += [s for i, s in enumerate(sentences) if not k or i % k]
-    lexicon = build_lexicon(training)
-    lang = str(config.get("language", model.split("_")[0])).split("_")[0]
+    language, parts = split_files(Run(REPO / "recipes" / f"{model}.toml", shared=SHARED))
+    held = [s for part in parts for s in part.held]
+    lexicon = build_lexicon(s for part in parts for s in part.trained)
+    lang = language.split("_")[0]
     pipe = Pipeline.load(REPO / "models" / model, lang=lang, threads=threads)
     decoded = pipe.predictor.decode_all(copy.deepcopy(held))
     guard = Lemmatizer(lexicon)
@@ -80,11 +73,10 @@ def english_check(threads: int, settings: list[tuple]) -> dict:
     gold = list(read_conllu(SHARED / "ud" / "en_ewt" / "en_ewt-ud-dev.conllu.xz"))
     pipe = Pipeline.load(REPO / "models" / "en_ewt", lang="en", threads=threads)
     decoded = pipe.predictor.decode_all(copy.deepcopy(gold))
-    lemmatizer = pipe.predictor.lemmatizer
+    lexicon = pipe.predictor.lemmatizer.lexicon
     out = {}
     for ending, trust in settings:
-        lemmatizer.ending, lemmatizer.trust_suffix = ending, trust
-        lemmatizer.endings = Lemmatizer(lemmatizer.lexicon, ending=ending).endings
+        pipe.predictor.lemmatizer = Lemmatizer(lexicon, ending=ending, trust_suffix=trust)
         scores = quick_scores(gold, pipe.predictor.write_all(copy.deepcopy(gold), decoded))
         out[name((ending, trust))] = {k: round(scores[k], 2) for k in ("Lemmas", "ELAS")}
     return out

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from eud.conllu import read_conllu
 from eud.graph import Sentence
+from eud.nn.data import file_entries, read_entry
 from eud.recipe import Run
 
 
@@ -35,11 +35,10 @@ def split_files(run: Run, stage: str = "parser") -> tuple[str, list[Part]]:
     config = next(s for s in run.recipe["stage"] if s["name"] == stage and s["kind"] == "train")["config"]
     every = int(config.get("tune_every", 0))
     parts = []
-    for entry in config["train"]:
-        path = entry if isinstance(entry, str) else entry["path"]
-        k = every if isinstance(entry, str) else int(entry.get("tune_every", every))
-        sentences = list(read_conllu(run.data(path)))
-        parts.append(Part(Path(path).name.split("-")[0], sentences[::k] if k else [],
+    for entry in file_entries(run.data(config["train"]), Path("."), "train"):
+        k = int(entry.get("tune_every", every))
+        sentences = read_entry(entry)  # as the trainer reads it: upgraded, DEPS dropped, ... where the recipe says
+        parts.append(Part(Path(entry["path"]).name.split("-")[0], sentences[::k] if k else [],
                           [s for i, s in enumerate(sentences) if not k or i % k]))
     return str(config.get("language", run.recipe["model"].split("_")[0])), parts
 
