@@ -162,6 +162,8 @@ def main() -> int:
     if len(gold) != len(blocks):
         raise SystemExit(f"{args.folds_of}: {len(gold)} sentences read but {len(blocks)} blocks")
     pred: dict[str, list] = {d: [None] * len(gold) for d in DESIGNS}
+    if args.same_updates:  # the sentences each design trains on besides the folds, counted once
+        others_size, added_size = (sum(count_sentences(p) for p in files) for files in (others, added))
     for fold in range(args.k) if args.only_fold is None else [args.only_fold]:
         # named after the treebank, so that the trainer reads its language from the name
         rest = work / f"{Path(args.folds_of).name.split('-')[0]}-fold{fold}-rest.conllu"
@@ -173,9 +175,8 @@ def main() -> int:
             design_overrides = dict(overrides)
             if design == "with" and args.same_updates:
                 epochs = int(overrides.get("max_epochs", base.get("max_epochs", 1)))
-                without = sum(f != fold for f in folds) + sum(count_sentences(p) for p in others)
-                design_overrides["max_epochs"] = max(1, round(epochs * without / (without + sum(
-                    count_sentences(p) for p in added))))
+                without = sum(f != fold for f in folds) + others_size
+                design_overrides["max_epochs"] = max(1, round(epochs * without / (without + added_size)))
             config = train_config(base, train, run, design_overrides)
             config_path = run.parent / f"{design}.json"
             run.mkdir(parents=True, exist_ok=True)
