@@ -58,12 +58,23 @@ def cpu() -> dict:
             "bf16": "avx512_bf16" in flags or "amx_bf16" in flags}
 
 
+SCRATCH_OPTIONS = ("--out-dir",)  # options naming a scratch folder: recorded as OUT, as the pages print them
+
+
 def command_line(module: str | None = None) -> str:
-    """The command that ran this process, as ``python -m <module> args…`` when run as a module."""
-    args = [shlex.quote(a) for a in sys.argv[1:]]
-    if module:
-        return " ".join(["python", "-m", module, *args])
-    return " ".join(["python", *map(shlex.quote, sys.argv)])
+    """The command that ran this process, as ``python -m <module> args…`` when run as a module.
+
+    The folder given to a scratch option (``--out-dir``) is written ``OUT``: where one run put its
+    outputs is no part of the command others rerun, and a path under ``work/`` must not reach the pages.
+    """
+    args = []
+    for before, a in zip(sys.argv, sys.argv[1:]):  # each argument with the one before it
+        if before in SCRATCH_OPTIONS:
+            a = "OUT"
+        elif "=" in a and a.partition("=")[0] in SCRATCH_OPTIONS:
+            a = a.partition("=")[0] + "=OUT"
+        args.append(shlex.quote(a))
+    return " ".join(["python", "-m", module, *args] if module else ["python", shlex.quote(sys.argv[0]), *args])
 
 
 def record(topic: str, name: str, figures: dict, *, label: str, command: str, notes: str = "",
