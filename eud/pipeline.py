@@ -141,9 +141,12 @@ class Pipeline:
             if network not in cls._networks:
                 cls._networks[network] = load_package(folder)
             net, vocabs, config = cls._networks[network]
+            own = str(config.get("language", ""))
             if "lang" not in vocabs:
-                language = str(config.get("language", ""))  # a one-language model parses with its own profile
-            if "languages" in config and language in ("", config.get("language")):
+                language = own  # a one-language model parses with its own profile
+            elif not language and own.split("_")[0] in config.get("languages", []):
+                language = own  # a model for one language trained with others' help (a shared encoder)
+            if "languages" in config and not language:
                 # A multilingual folder named by path: which of its languages is not for us to guess.
                 raise ValueError(f"{folder}: a multilingual model (languages: {', '.join(config['languages'])}); "
                                  "say which language to parse (eud parse --lang CODE --model FOLDER)")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from eval.parser.data_cv import document_folds, file_options, other_files
+from eval.parser.data_cv import document_folds, file_options, other_files, with_settings
 
 
 def block(n: int, newdoc: bool = False) -> str:
@@ -31,3 +31,10 @@ def test_the_without_design_leaves_out_what_the_recipe_already_ships():
     # After the choice the recipe trains on the added file too; the comparison must stay the same.
     train = ["ud/lv/dev.conllu.xz", {"path": "ud/lv/old-train.conllu.xz", "upgrade": "lv_r2.0"}, "ud/lv/other.conllu.xz"]
     assert other_files(train, "ud/lv/dev.conllu.xz", ["ud/lv/old-train.conllu.xz"]) == ["ud/lv/other.conllu.xz"]
+
+
+def test_with_settings_reach_into_tables_and_leave_the_recipe_alone() -> None:
+    base = {"max_epochs": 40, "encoder": {"type": "charlstm", "lstm_layers": 2}}
+    out = with_settings(base, ["encoder.lang_dim=32", "max_epochs=20", "lr=0.001"])
+    assert out == {"max_epochs": 20, "lr": 0.001, "encoder": {"type": "charlstm", "lstm_layers": 2, "lang_dim": 32}}
+    assert base == {"max_epochs": 40, "encoder": {"type": "charlstm", "lstm_layers": 2}}

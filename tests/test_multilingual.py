@@ -120,6 +120,20 @@ def test_tiny_multilingual_model_parses_each_language_validly(tiny_model, tmp_pa
         Pipeline.load(tiny_model, lang="de")
 
 
+def test_a_model_for_one_language_with_others_help_parses_its_own_by_default(tiny_model, tmp_path):
+    """A shared-encoder package (languages en, fr; made for fr) loads by folder alone and parses as fr."""
+    import shutil
+
+    from eud.pipeline import Pipeline
+
+    folder = tmp_path / "fr_shared"
+    shutil.copytree(tiny_model, folder)
+    config = json.loads((folder / "config.json").read_text())
+    (folder / "config.json").write_text(json.dumps({**config, "language": "fr"}))
+    assert Pipeline.load(folder).language == "fr"
+    assert Pipeline.load(folder, lang="en_tiny").language == "en_tiny"  # the other language on request
+
+
 def _fake_models(tmp_path, monkeypatch):
     encoder = {"type": "charlstm"}
     for name, config in (("multi", {"language": "multi", "languages": ["cs", "pl"], "encoder": encoder}),

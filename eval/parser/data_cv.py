@@ -96,16 +96,39 @@ def count_sentences(entry: str | dict) -> int:
     return len(read_blocks(Path(entry)))
 
 
+def _value(text: str) -> int | float | bool | str:
+    """A setting's value: a whole number, a decimal, true/false, or the text itself."""
+    if text.isdigit():
+        return int(text)
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
 def file_options(pairs: list[str]) -> dict:
-    """``KEY=VALUE`` pairs as a training-file table: whole numbers and true/false become numbers and booleans."""
+    """``KEY=VALUE`` pairs as a table: numbers and true/false become numbers and booleans."""
     options: dict = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
-            raise ValueError(f"--add-option {pair!r}: expected KEY=VALUE")
-        options[key] = (int(value) if value.isdigit() else
-                        {"true": True, "false": False}.get(value.lower(), value))
+            raise ValueError(f"{pair!r}: expected KEY=VALUE")
+        options[key] = _value(value)
     return options
+
+
+def with_settings(config: dict, pairs: list[str]) -> dict:
+    """``config`` with the ``KEY=VALUE`` settings of ``--with-config`` (``encoder.lang_dim=32`` reaches into a table)."""
+    out = copy.deepcopy(config)
+    for key, value in file_options(pairs).items():
+        *tables, last = key.split(".")
+        target = out
+        for table in tables:
+            target = target.setdefault(table, {})
+        target[last] = value
+    return out
 
 
 def main() -> int:
@@ -123,6 +146,10 @@ def main() -> int:
     ap.add_argument("--same-updates", action="store_true",
                     help="give 'with' as many updates as 'without': its max_epochs scaled by the ratio of their "
                          "training sentences (for a large added file, whose epochs cost more)")
+    ap.add_argument("--with-config", action="append", default=[], metavar="KEY=VALUE",
+                    help="a training setting for the 'with' design only (dotted keys reach into tables), e.g. "
+                         "encoder.lang_dim=32 for a shared encoder with a language vector, max_epochs=20")
+    ap.add_argument("--name", help="the result's name (default: data_cv_<lang>)")
     ap.add_argument("--max-steps", type=int, help="a smoke run: stop each training after this many steps, record nothing")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--work", default=None, help="models and fold files (default: work/data_cv/<lang>)")
@@ -144,6 +171,7 @@ def main() -> int:
         # so that the recorded command means the same comparison before and after.
         others = run.data(other_files(base["train"], args.folds_of, args.add))
         added = [run.data({"path": path, **file_options(args.add_option)}) for path in args.add]
+        with_settings(base, args.with_config)
         folds_of = Path(run.data(args.folds_of))
     except (RecipeError, ValueError) as err:
         ap.error(str(err))
@@ -178,6 +206,8 @@ def main() -> int:
                 without = sum(f != fold for f in folds) + others_size
                 design_overrides["max_epochs"] = max(1, round(epochs * without / (without + added_size)))
             config = train_config(base, train, run, design_overrides)
+            if design == "with":
+                config = with_settings(config, args.with_config)
             config_path = run.parent / f"{design}.json"
             run.mkdir(parents=True, exist_ok=True)
             config_path.write_text(json.dumps(config, indent=1), encoding="utf-8")
@@ -216,7 +246,7 @@ def main() -> int:
     print(json.dumps(figures, indent=1))
     if args.max_steps:
         return 0
-    path = record("parser", f"data_cv_{lang.split('_')[0]}", figures, label="cross-validated",
+    path = record("parser", args.name or f"data_cv_{lang.split('_')[0]}", figures, label="cross-validated",
                   command=command_line("eval.parser.data_cv"),
                   notes=f"{args.k} folds by document of {Path(args.folds_of).name}; gold tokens; quick scores "
                         "(eud.nn.scoring); each parser picks its epoch on its own tuning slice.")
