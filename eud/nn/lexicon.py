@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import sys
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable
 from operator import itemgetter
@@ -116,29 +117,46 @@ class Lemmatizer:
             self.endings[upos] = {lemma[-ending:].lower() for lemma in lemmas}
             capitals = sum(1 for lemma in lemmas if lemma[:1].isupper())
             self.cased[upos] = capitals > len(lemmas) / 2
-        self._suffixes: dict[str, dict[str, str]] = {}
+        # For the analogy, built on first use (most texts never need it): per UPOS, the lexicon's
+        # lowercased forms reversed and sorted, so that the forms sharing an ending are one slice.
+        self._reversed: dict[str, tuple[list[str], list[int], list[str]]] = {}
+        self._scripts: dict[tuple[str, str], str | None] = {}
 
-    def suffixes(self, upos: str) -> dict[str, str]:
-        """Lowercased ending (1 to 6 characters) → the edit script most forms of a UPOS with it take.
-
-        Built on first use: most texts never need it, and it costs most of the loading time.
-        """
-        table = self._suffixes.get(upos)
+    def _by_ending(self, upos: str) -> tuple[list[str], list[int], list[str]]:
+        """The UPOS's lowercased forms reversed and sorted, each one's place in the lexicon, and its edit script."""
+        table = self._reversed.get(upos)
         if table is None:
-            # Plain dicts, not a Counter per suffix (ten thousands of them): max() takes the first
-            # script with the most votes, as Counter.most_common(1) does.
-            votes: dict[str, dict[str, int]] = {}
-            for form, lemma in self.lexicon.get(upos, {}).items():
-                low = form.lower()
-                script = edit_script(low, (lemma or form).lower())
-                for n in range(1, min(LONGEST_SUFFIX, len(low) - 1) + 1):
-                    counts = votes.get(low[-n:])
-                    if counts is None:
-                        votes[low[-n:]] = {script: 1}
-                    else:
-                        counts[script] = counts.get(script, 0) + 1
-            table = self._suffixes[upos] = {suffix: max(c.items(), key=itemgetter(1))[0] for suffix, c in votes.items()}
+            entries = sorted((form.lower()[::-1], i, (lemma or form).lower())
+                             for i, (form, lemma) in enumerate(self.lexicon.get(upos, {}).items()))
+            table = self._reversed[upos] = ([e[0] for e in entries], [e[1] for e in entries],
+                                            [e[2] for e in entries])
         return table
+
+    def suffix_script(self, upos: str, suffix: str) -> str | None:
+        """The edit script most forms of a UPOS ending in ``suffix`` (1 to 6 lowercase characters) take,
+        counting only forms longer than the ending; None when there is none.
+
+        Ties go to the script whose first form comes first in the lexicon.
+        """
+        key = (upos, suffix)
+        if key in self._scripts:
+            return self._scripts[key]
+        reversed_forms, places, lemmas = self._by_ending(upos)
+        end = suffix[::-1]
+        lo = bisect_left(reversed_forms, end)
+        matches = []
+        for j in range(lo, len(reversed_forms)):
+            if not reversed_forms[j].startswith(end):
+                break
+            if len(reversed_forms[j]) > len(end):
+                matches.append(j)
+        votes: dict[str, int] = {}
+        for j in sorted(matches, key=places.__getitem__):
+            script = edit_script(reversed_forms[j][::-1], lemmas[j])
+            votes[script] = votes.get(script, 0) + 1
+        best = max(votes.items(), key=itemgetter(1))[0] if votes else None
+        self._scripts[key] = best
+        return best
 
     @classmethod
     def load(cls, folder: str | Path, lang: str | None = None) -> Lemmatizer | None:
@@ -174,7 +192,7 @@ class Lemmatizer:
         seen = self.known(form, upos)
         if seen is not None:
             return seen
-        # The analogy is looked up only when needed: its tables cost most of the loading time.
+        # The analogy is looked up only when needed (its index is built on first use).
         analogue = self.analogy(form, upos) if self.trust_suffix is not None else None
         if analogue is not None and analogue[1] >= self.trust_suffix:
             return analogue[0]
@@ -191,10 +209,9 @@ class Lemmatizer:
         """The lemma that the lexicon's forms with the longest shared ending suggest, and that ending's
         length; None when there is no such form or its lemma is not plausible."""
         low = form.lower()
-        table = self.suffixes(upos)
         keep_case = upos == "PROPN" or self.cased.get(upos, False)
         for n in range(min(LONGEST_SUFFIX, len(low) - 1), 0, -1):
-            analogue = table.get(low[-n:])
+            analogue = self.suffix_script(upos, low[-n:])
             if analogue is not None:
                 # Scripts here are learnt on lowercased forms; a capitalised form keeps its capital
                 # only where lemmas of this UPOS do (PROPN), so sentence-initial nouns lose theirs.
