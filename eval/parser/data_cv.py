@@ -234,6 +234,7 @@ def main() -> int:
                 for d in DESIGNS}
     figures = {
         "folds": args.k, "fold of": args.folds_of, "added": args.add, "added options": file_options(args.add_option),
+        **({"with settings": file_options(args.with_config)} if args.with_config else {}),
         "max epochs": {d: json.loads((work / "fold0" / f"{d}.json").read_text(encoding="utf-8")).get("max_epochs")
                        for d in DESIGNS},
         "sentences per fold": [folds.count(f) for f in range(args.k)],
