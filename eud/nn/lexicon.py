@@ -123,7 +123,7 @@ class Lemmatizer:
         self._scripts: dict[tuple[str, str], str | None] = {}
 
     def _by_ending(self, upos: str) -> tuple[list[str], list[int], list[str]]:
-        """The UPOS's lowercased forms reversed and sorted, each one's place in the lexicon, and its edit script."""
+        """The UPOS's lowercased forms reversed and sorted, each one's place in the lexicon, and its lowercased lemma."""
         table = self._reversed.get(upos)
         if table is None:
             entries = sorted((form.lower()[::-1], i, (lemma or form).lower())

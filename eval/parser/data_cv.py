@@ -6,13 +6,16 @@ train).  Whether a file helps is a choice, so it is made the way every choice is
 document (``# newdoc``; contiguous blocks where there are none), and for each fold and each design a
 parser is trained on the other folds plus the design's files and scores the held fold from gold
 tokens.  The designs are the recipe's own training data ("without") and the same plus ``--add``
-("with").  Each parser picks its epoch on its own tuning slice (``tune_every`` of the recipe), which
-comes from its training files, so the held fold decides nothing inside a run.
+("with"), which can also have settings of its own (``--with-config``): a shared encoder for a
+language and a close neighbour's treebanks is ``--add`` the neighbour's files with ``--add-option
+tune_every=0 --with-config encoder.lang_dim=32``.  Each parser picks its epoch on its own tuning
+slice (``tune_every`` of the recipe), which comes from its training files, so the held fold decides
+nothing inside a run.
 
 The choice between designs is then cross-validated over the folds (choose on k-1, score the held
 one) and reported with the held-fold mean, spread and optimism.  Models and fold files are written
 under ``--work``; a rerun resumes unfinished trainings from their checkpoints and reuses finished
-ones.  One result: ``eval/results/parser/data_cv_<lang>.json``.
+ones.  One result: ``eval/results/parser/data_cv_<lang>.json`` (or ``--name``).
 
 usage (from the repository root, ``../shared`` beside it):
   python -m eval.parser.data_cv --recipe recipes/lt_alksnis.toml \\
@@ -22,6 +25,9 @@ usage (from the repository root, ``../shared`` beside it):
       --folds-of ud/lv_lvtb/lv_lvtb-ud-dev.conllu.xz --add ud/lv_lvtb/lv_lvtb-ud-train-r2.0.conllu.xz \\
       --add-option upgrade=lv_r2.0 --add-option tune_every=0 --add-option enhanced=false --k 2 --max-epochs 40 \\
       --same-updates
+  python -m eval.parser.data_cv --recipe recipes/sk_snk.toml --folds-of ud/sk_snk/sk_snk-ud-dev.conllu.xz \\
+      --add ud/cs_cac/cs_cac-ud-dev.conllu.xz ... --add-option tune_every=0 \\
+      --with-config encoder.lang_dim=32 --with-config max_epochs=20 --k 2 --name data_cv_sk_shared
 """
 
 from __future__ import annotations
@@ -171,7 +177,7 @@ def main() -> int:
         # so that the recorded command means the same comparison before and after.
         others = run.data(other_files(base["train"], args.folds_of, args.add))
         added = [run.data({"path": path, **file_options(args.add_option)}) for path in args.add]
-        with_settings(base, args.with_config)
+        with_settings(base, args.with_config)  # a malformed setting fails here, before any training
         folds_of = Path(run.data(args.folds_of))
     except (RecipeError, ValueError) as err:
         ap.error(str(err))
