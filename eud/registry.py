@@ -62,9 +62,23 @@ def model_config(folder: Path) -> dict[str, Any]:
 
 
 def model_languages(folder: Path) -> list[str]:
-    """The languages a model serves: its ``languages`` list, else its one ``language``."""
+    """The languages a model serves: its ``languages`` list, else its one ``language``.
+
+    A model made for one language with the help of others' treebanks (a shared encoder: its
+    ``language`` is among its ``languages``) serves that one; :func:`helper_languages` lists the others.
+    """
     config = model_config(folder)
-    return [str(x) for x in config.get("languages") or [config.get("language", "")] if x]
+    own, table = str(config.get("language", "")), [str(x) for x in config.get("languages") or []]
+    if own and own.split("_")[0] in table:
+        return [own]
+    return table or ([own] if own else [])
+
+
+def helper_languages(folder: Path) -> list[str]:
+    """The languages a shared-encoder model learned from besides its own (none for other models)."""
+    config = model_config(folder)
+    own, table = str(config.get("language", "")), [str(x) for x in config.get("languages") or []]
+    return [x for x in table if x != own.split("_")[0]] if own and own.split("_")[0] in table else []
 
 
 def find_model(name_or_path: str | os.PathLike) -> Path:

@@ -218,3 +218,17 @@ def test_one_language_model_selected_on_a_tuning_slice(tmp_path):
     pipe = Pipeline.load(tmp_path / "model", lang="fr")
     sentences = pipe.parse_sentences(list(read_conllu(TINY / "fr_tiny-ud-train.conllu")))
     assert all(s.word(1).deprel for s in sentences)
+
+
+def test_a_shared_encoder_model_serves_its_own_language_and_names_its_helpers(tmp_path, monkeypatch, capsys):
+    from eud.registry import helper_languages
+
+    (tmp_path / "sk_x").mkdir()
+    (tmp_path / "sk_x" / "config.json").write_text(json.dumps(
+        {"language": "sk", "languages": ["cs", "sk"], "encoder": {"type": "charlstm"}}))
+    monkeypatch.setenv("EUD_MODELS", str(tmp_path))
+    assert model_languages(tmp_path / "sk_x") == ["sk"]
+    assert helper_languages(tmp_path / "sk_x") == ["cs"]
+    assert resolve_model("sk") == (tmp_path / "sk_x", "sk")
+    assert cli(["models"]) == 0
+    assert "  sk_x  [charlstm]  languages: sk (learned with cs)" in capsys.readouterr().out

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from eud.registry import model_config, model_languages, models_dir, shipped_models
+from eud.registry import helper_languages, model_config, model_languages, models_dir, shipped_models
 
 COLUMNS = ("LAS", "ELAS")
 
@@ -38,7 +38,9 @@ def listing(folder: Path | None = None) -> list[str]:
         languages = model_languages(folder / name)
         encoder = config.get("encoder", {})
         kind = encoder.get("transformer") or encoder.get("type", "?")
-        lines.append(f"  {name}  [{kind}]  languages: {', '.join(languages) or '?'}")
+        helpers = helper_languages(folder / name)
+        learned = f" (learned with {', '.join(helpers)})" if helpers else ""
+        lines.append(f"  {name}  [{kind}]  languages: {', '.join(languages) or '?'}{learned}")
         scores = scores_of(folder / name)
         for treebank, sc in sorted(scores.get("test", {}).items()):
             figures = "  ".join(f"{k} {sc[k]:.2f}" if isinstance(sc.get(k), (int, float)) else f"{k} -"
