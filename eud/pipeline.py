@@ -30,7 +30,7 @@ from typing import Any, ClassVar, TypeVar
 from eud.conllu import parse_conllu, read_conllu
 from eud.document import Document
 from eud.graph import Sentence
-from eud.registry import models_dir, resolve_model
+from eud.registry import models_dir, resolve_model, shared_encoder_language
 
 FORMATS = ("conllu", "text", "tokenized", "presegmented")
 CONLLU_SUFFIXES = (".conllu", ".conll", ".conllu.xz", ".conllu.gz", ".conllu.bz2")
@@ -141,11 +141,10 @@ class Pipeline:
             if network not in cls._networks:
                 cls._networks[network] = load_package(folder)
             net, vocabs, config = cls._networks[network]
-            own = str(config.get("language", ""))
             if "lang" not in vocabs:
-                language = own  # a one-language model parses with its own profile
-            elif not language and own.split("_")[0] in config.get("languages", []):
-                language = own  # a model for one language trained with others' help (a shared encoder)
+                language = str(config.get("language", ""))  # a one-language model parses with its own profile
+            elif not language:
+                language = shared_encoder_language(config)  # a shared-encoder package parses its own language
             if "languages" in config and not language:
                 # A multilingual folder named by path: which of its languages is not for us to guess.
                 raise ValueError(f"{folder}: a multilingual model (languages: {', '.join(config['languages'])}); "

@@ -61,24 +61,31 @@ def model_config(folder: Path) -> dict[str, Any]:
         return {}
 
 
+def shared_encoder_language(config: dict[str, Any]) -> str:
+    """The language a package was made for when it learned with the help of others' treebanks (a shared
+    encoder: its ``language`` is among its ``languages``); ``""`` for any other package."""
+    own = str(config.get("language", ""))
+    return own if own and own.split("_")[0] in (config.get("languages") or []) else ""
+
+
 def model_languages(folder: Path) -> list[str]:
     """The languages a model serves: its ``languages`` list, else its one ``language``.
 
-    A model made for one language with the help of others' treebanks (a shared encoder: its
-    ``language`` is among its ``languages``) serves that one; :func:`helper_languages` lists the others.
+    A shared-encoder package (:func:`shared_encoder_language`) serves its own language alone;
+    :func:`helper_languages` lists the others.
     """
     config = model_config(folder)
-    own, table = str(config.get("language", "")), [str(x) for x in config.get("languages") or []]
-    if own and own.split("_")[0] in table:
+    own = shared_encoder_language(config)
+    if own:
         return [own]
-    return table or ([own] if own else [])
+    return [str(x) for x in config.get("languages") or [config.get("language", "")] if x]
 
 
 def helper_languages(folder: Path) -> list[str]:
     """The languages a shared-encoder model learned from besides its own (none for other models)."""
     config = model_config(folder)
-    own, table = str(config.get("language", "")), [str(x) for x in config.get("languages") or []]
-    return [x for x in table if x != own.split("_")[0]] if own and own.split("_")[0] in table else []
+    own = shared_encoder_language(config).split("_")[0]
+    return [str(x) for x in config["languages"] if x != own] if own else []
 
 
 def find_model(name_or_path: str | os.PathLike) -> Path:
