@@ -2,6 +2,7 @@
 
 import pytest
 
+from eval.parser import data_cv
 from eval.parser.data_cv import document_folds, file_options, other_files, with_settings
 
 
@@ -38,3 +39,10 @@ def test_with_settings_reach_into_tables_and_leave_the_recipe_alone() -> None:
     out = with_settings(base, ["encoder.lang_dim=32", "max_epochs=20", "lr=0.001"])
     assert out == {"max_epochs": 20, "lr": 0.001, "encoder": {"type": "charlstm", "lstm_layers": 2, "lang_dim": 32}}
     assert base == {"max_epochs": 40, "encoder": {"type": "charlstm", "lstm_layers": 2}}
+
+
+def test_a_with_design_needs_added_files_or_settings(capsys) -> None:
+    with pytest.raises(SystemExit) as stop:
+        data_cv.main(["--recipe", "recipes/ta_ttb.toml", "--folds-of", "ud/ta_ttb/ta_ttb-ud-train.conllu.xz"])
+    assert stop.value.code == 2
+    assert "needs --add, --with-config or both" in capsys.readouterr().err

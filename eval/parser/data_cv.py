@@ -8,7 +8,8 @@ parser is trained on the other folds plus the design's files and scores the held
 tokens.  The designs are the recipe's own training data ("without") and the same plus ``--add``
 ("with"), which can also have settings of its own (``--with-config``): a shared encoder for a
 language and a close neighbour's treebanks is ``--add`` the neighbour's files with ``--add-option
-tune_every=0 --with-config encoder.lang_dim=32``.  Each parser picks its epoch on its own tuning
+tune_every=0 --with-config encoder.lang_dim=32``; a design with other settings on the same data is
+``--with-config`` alone.  Each parser picks its epoch on its own tuning
 slice (``tune_every`` of the recipe), which comes from its training files, so the held fold decides
 nothing inside a run.
 
@@ -28,6 +29,8 @@ usage (from the repository root, ``../shared`` beside it):
   python -m eval.parser.data_cv --recipe recipes/sk_snk.toml --folds-of ud/sk_snk/sk_snk-ud-dev.conllu.xz \\
       --add ud/cs_cac/cs_cac-ud-dev.conllu.xz ... --add-option tune_every=0 \\
       --with-config encoder.lang_dim=32 --with-config max_epochs=20 --k 2 --name data_cv_sk_shared
+  python -m eval.parser.data_cv --recipe recipes/ta_ttb.toml --folds-of ud/ta_ttb/ta_ttb-ud-train.conllu.xz \\
+      --with-config encoder.char_encoder=bilstm --with-config ema=0.999 --k 2 --name data_cv_ta_bilstm
 """
 
 from __future__ import annotations
@@ -137,12 +140,13 @@ def with_settings(config: dict, pairs: list[str]) -> dict:
     return out
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--recipe", required=True, help="the shipped model's recipe (its 'train' stage gives the data and settings)")
     ap.add_argument("--stage", default="parser", help="the recipe's training stage (default: parser)")
     ap.add_argument("--folds-of", required=True, help="the training file cut into folds (a path under ../shared/data)")
-    ap.add_argument("--add", nargs="+", required=True, help="the file(s) the 'with' design adds")
+    ap.add_argument("--add", nargs="+", default=[], help="the file(s) the 'with' design adds (none: 'with' differs by "
+                    "its --with-config settings alone)")
     ap.add_argument("--add-option", action="append", default=[], metavar="KEY=VALUE",
                     help="a training-file option for each added file (eud/nn/data.py), e.g. upgrade=lv_r2.0, tune_every=0")
     ap.add_argument("--k", type=int, default=2)
@@ -159,7 +163,9 @@ def main() -> int:
     ap.add_argument("--max-steps", type=int, help="a smoke run: stop each training after this many steps, record nothing")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--work", default=None, help="models and fold files (default: work/data_cv/<lang>)")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
+    if not args.add and not args.with_config:
+        ap.error("the 'with' design needs --add, --with-config or both")
 
     run = Run(args.recipe, shared=SHARED)
     recipe = run.recipe
