@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     name = "orphan_bias_" + Path(args.model).name
     record("parser", name, figures, label="tuning" if args.trained_on_files else "cross-validated",
            command=command_line("eval.parser.orphan_bias"),
-           notes="the model was trained on the files scored" if args.trained_on_files else "")
+           notes="the model was trained on the files scored" if args.trained_on_files else "", one_row=True)
     if args.write:
         config_path = Path(args.model) / "config.json"
         config = json.loads(config_path.read_text(encoding="utf-8"))
