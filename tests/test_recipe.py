@@ -190,7 +190,7 @@ def test_the_shipped_segmenters_have_a_recipe_whose_data_is_shared() -> None:
 
 @pytest.mark.slow
 def test_ta_ttb_rebuilds_from_its_recipe_to_its_card(tmp_path: Path) -> None:
-    """About 15 minutes on one thread: 60 epochs of the Tamil parser, then int8."""
+    """About 6 minutes on a quiet thread: up to 60 epochs of the Tamil parser (patience 10), then int8."""
     if not (SHARED / "ud" / "ta_ttb").is_dir():
         pytest.skip(f"shared UD data not found at {SHARED}")
     done = subprocess.run([sys.executable, "-m", "eud", "train", "--recipe", str(REPO / "recipes" / "ta_ttb.toml"),
