@@ -155,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     print("wrote", record("parser", "lemma_guard", figures, label="cross-validated",
                           command=command_line("eval.parser.lemma_guard"),
                           notes="held-apart tuning slices of the slice-tuned models' training files, gold tokens; "
-                                "lexicons rebuilt without the slices; only words those lexicons lack are scored"), one_row=True)
+                                "lexicons rebuilt without the slices; only words those lexicons lack are scored", one_row=True))
     return 0
 
 
