@@ -3,7 +3,7 @@
 import pytest
 
 from eval.parser import data_cv
-from eval.parser.data_cv import document_folds, file_options, other_files, with_settings
+from eval.parser.data_cv import document_folds, file_options, held_fold_figures, other_files, with_settings
 
 
 def block(n: int, newdoc: bool = False) -> str:
@@ -46,3 +46,13 @@ def test_a_with_design_needs_added_files_or_settings(capsys) -> None:
         data_cv.main(["--recipe", "recipes/ta_ttb.toml", "--folds-of", "ud/ta_ttb/ta_ttb-ud-train.conllu.xz"])
     assert stop.value.code == 2
     assert "needs --add, --with-config or both" in capsys.readouterr().err
+
+
+def test_held_fold_figures_give_each_design_and_column_its_mean_spread_and_folds() -> None:
+    per_fold = {"without": [{"ELAS": 67.9}, {"ELAS": 69.41}], "with": [{"ELAS": 68.85}, {"ELAS": 70.4}]}
+    assert held_fold_figures(per_fold, ("ELAS",)) == {
+        "without: held-fold ELAS": {"mean": 68.66, "sd": 1.07, "folds": [67.9, 69.41]},
+        "with: held-fold ELAS": {"mean": 69.62, "sd": 1.1, "folds": [68.85, 70.4]},
+    }
+    assert held_fold_figures({"with": [{"ELAS": 50.0}]}, ("ELAS",)) == {
+        "with: held-fold ELAS": {"mean": 50.0, "sd": 0.0, "folds": [50.0]}}

@@ -140,6 +140,14 @@ def with_settings(config: dict, pairs: list[str]) -> dict:
     return out
 
 
+def held_fold_figures(per_fold: dict[str, list[dict[str, float]]], columns: tuple[str, ...]) -> dict:
+    """Each design's held-fold mean, spread and per-fold figure of each column, keyed ``"<design>: held-fold <column>"``."""
+    return {f"{d}: held-fold {c}": {"mean": round(statistics.mean(s[c] for s in folds), 2),
+                                    "sd": round(statistics.stdev(s[c] for s in folds), 2) if len(folds) > 1 else 0.0,
+                                    "folds": [round(s[c], 2) for s in folds]}
+            for d, folds in per_fold.items() for c in columns}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--recipe", required=True, help="the shipped model's recipe (its 'train' stage gives the data and settings)")
@@ -250,10 +258,7 @@ def main(argv: list[str] | None = None) -> int:
         "max epochs": {d: json.loads((work / "fold0" / f"{d}.json").read_text(encoding="utf-8")).get("max_epochs")
                        for d in DESIGNS},
         "sentences per fold": [folds.count(f) for f in range(args.k)],
-        **{f"{d}: held-fold {c}": {"mean": round(statistics.mean(s[c] for s in per_fold[d]), 2),
-                                   "sd": round(statistics.stdev(s[c] for s in per_fold[d]), 2) if args.k > 1 else 0.0,
-                                   "folds": [round(s[c], 2) for s in per_fold[d]]}
-           for d in DESIGNS for c in COLUMNS},
+        **held_fold_figures(per_fold, COLUMNS),
         "choice (ELAS)": cv.summary(),
     }
     print(json.dumps(figures, indent=1))

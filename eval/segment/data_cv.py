@@ -29,7 +29,7 @@ from pathlib import Path
 from eud.recipe import RecipeError, Run
 from eval.common import REPO, SHARED, command_line, record
 from eval.crossval import cross_validate
-from eval.parser.data_cv import document_folds, read_blocks
+from eval.parser.data_cv import document_folds, held_fold_figures, read_blocks
 
 DESIGNS = ("shipped", "with")
 COLUMNS = ("Tokens", "Words", "Sentences")
@@ -117,10 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     figures = {
         "folds": args.k, "fold of": args.folds_of, "language's recipe files": len(base),
         "sentences per fold": [folds.count(f) for f in range(args.k)],
-        **{f"{d}: held-fold {c}": {"mean": round(statistics.mean(s[c] for s in scores[d]), 2),
-                                   "sd": round(statistics.stdev(s[c] for s in scores[d]), 2) if args.k > 1 else 0.0,
-                                   "folds": [round(s[c], 2) for s in scores[d]]}
-           for d in DESIGNS for c in COLUMNS},
+        **held_fold_figures(scores, COLUMNS),
         "choice (Sentences)": cv.summary(),
     }
     print(json.dumps(figures, indent=1))
