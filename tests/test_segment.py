@@ -118,6 +118,24 @@ def test_mwt_rule_rewrites_the_end_of_the_first_word():
     assert again.fallback("singavum") == ["singav'", "um"] and again.rules == mwt.rules
 
 
+def test_mwt_ending_rates_mix_with_the_network():
+    """Six tokens end in -avum, four of them multiword: the rate 4/6 of -avum (longest ending seen
+    five times or more) is mixed into the network's probability with the language's weight."""
+    seen = [_mwt_sentence(f, [f[:-2] + "'", "um"]) for f in ("walkavum", "talkavum", "sitavum", "runavum")]
+    plain = "".join(f"1\t{f}" + "\t_" * 8 + "\n\n" for f in ("eatavum", "drinkavum", "book", "tree", "cook"))
+    sentences = parse_conllu("".join(seen) + plain)
+    assert MwtExpander.build(sentences).suffix_rates == {}  # weight 0: no table
+    mwt = MwtExpander.build(sentences, suffix_weight=0.5)
+    assert mwt.rate("jumpavum") == round(4 / 6, 3)
+    assert mwt.rate("xyz") is None  # no ending seen five times
+    # 0.5 * 0.4 + 0.5 * 0.667 = 0.53: multiword; the network alone (0.4) would say no.
+    assert mwt.is_multiword("jumpavum", 0.4) and not MwtExpander.build(sentences).is_multiword("jumpavum", 0.4)
+    assert not mwt.is_multiword("jumpavum", 0.3)  # 0.15 + 0.33 = 0.48
+    again = MwtExpander.from_json(json.loads(json.dumps(mwt.to_json())))
+    assert again.suffix_weight == 0.5 and again.rate("jumpavum") == mwt.rate("jumpavum")
+    assert "suffix_rates" not in MwtExpander.build(sentences).to_json()
+
+
 def test_mwt_always_needs_three_and_a_majority():
     mwt_line = "1-2\tgotta\t_\t_\t_\t_\t_\t_\t_\t_\n1\tgot\t_\t_\t_\t_\t_\t_\t_\t_\n2\tta\t_\t_\t_\t_\t_\t_\t_\t_\n\n"
     plain = "1\tgotta\t_\t_\t_\t_\t_\t_\t_\t_\n\n"

@@ -23,6 +23,15 @@ the character model hesitates (informal ``gotta``, ``theyre``).  A form such as
 A rule only rewrites the end of a form, so expansions that change the whole
 token (French ``au`` → ``à le``) come from the lexicon alone; an unseen form
 no rule fits stays a single word.
+
+Whether a token is a multiword token at all is the segmenter network's call, in context.  For a
+language whose clitics and auxiliaries glue onto the word (Tamil ``-um``, ``-ppaṭṭu-``), the
+treebank's own rates can help it: ``suffix_rates`` holds, for each word ending of one to
+:data:`SUFFIX_CHARS` characters seen at least :data:`SUFFIX_MIN_COUNT` times, the share of the
+training tokens with that ending that were multiword tokens.  A token's probability is then
+``(1 - suffix_weight) * network + suffix_weight * rate`` of its longest known ending.  The weight
+is a language's setting chosen by cross-validation (``python -m eval.segment.mwt_cv``); at 0, the
+default, the table is not stored and the network decides alone.
 """
 
 from __future__ import annotations
@@ -30,6 +39,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+SUFFIX_CHARS = 6
+SUFFIX_MIN_COUNT = 5
 
 from eud.graph import Sentence
 from eud.segment.data import surface_tokens
@@ -86,21 +98,30 @@ class MwtExpander:
     """Lexicon plus suffix-rule fallback for multiword tokens."""
 
     def __init__(self, lexicon: dict[str, list[str]], rules: Iterable[SuffixRule | list[str] | dict],
-                 always: Iterable[str] = ()) -> None:
+                 always: Iterable[str] = (), suffix_rates: dict[str, float] | None = None,
+                 suffix_weight: float = 0.0) -> None:
         self.lexicon = lexicon
         self.always = frozenset(always)
+        self.suffix_rates = suffix_rates or {}
+        self.suffix_weight = suffix_weight if self.suffix_rates else 0.0
         rules = [r if isinstance(r, SuffixRule) else SuffixRule.from_json(r) for r in rules]
         # Longest suffix first, so "n't" is tried before "t" (a stable sort keeps the frequency order).
         self.rules = sorted(rules, key=lambda r: -len(r.suffix))
 
     @classmethod
-    def build(cls, sentences: Iterable[Sentence], min_rule_count: int = 2) -> MwtExpander:
-        """Learn the lexicon and the suffix rules from the multiword tokens of a treebank."""
+    def build(cls, sentences: Iterable[Sentence], min_rule_count: int = 2, suffix_weight: float = 0.0) -> MwtExpander:
+        """Learn the lexicon, the suffix rules and the endings' rates from the multiword tokens of a treebank."""
         seen: dict[str, Counter] = {}
         rule_counts: Counter = Counter()
         plain: Counter = Counter()
+        endings: Counter = Counter()
+        multi_endings: Counter = Counter()
         for sentence in sentences:
             for form, is_mwt, words in surface_tokens(sentence):
+                lower = form.lower()
+                for n in range(1, min(SUFFIX_CHARS, len(lower) - 1) + 1):
+                    endings[lower[-n:]] += 1
+                    multi_endings[lower[-n:]] += is_mwt
                 if not is_mwt:
                     plain[form.lower()] += 1
                     continue
@@ -118,7 +139,27 @@ class MwtExpander:
         rules = list(best.values())
         always = sorted(form for form, c in seen.items()
                         if sum(c.values()) >= 3 and sum(c.values()) > 2 * plain[form])
-        return cls(lexicon, rules, always)
+        rates = {e: round(multi_endings[e] / n, 3) for e, n in endings.items() if n >= SUFFIX_MIN_COUNT}
+        return cls(lexicon, rules, always, rates if suffix_weight else None, suffix_weight)
+
+    def rate(self, form: str) -> float | None:
+        """The multiword share of ``form``'s longest ending in :attr:`suffix_rates` (None: no ending known)."""
+        lower = form.lower()
+        for n in range(min(SUFFIX_CHARS, len(lower) - 1), 0, -1):
+            rate = self.suffix_rates.get(lower[-n:])
+            if rate is not None:
+                return rate
+        return None
+
+    def is_multiword(self, form: str, network: float) -> bool:
+        """Whether a token is a multiword token, given the network's probability that it is one."""
+        if form.lower() in self.always:
+            return True
+        if self.suffix_weight:
+            rate = self.rate(form)
+            if rate is not None:
+                network = (1 - self.suffix_weight) * network + self.suffix_weight * rate
+        return network > 0.5
 
     def expand(self, form: str, *, use_lexicon: bool = True) -> list[str] | None:
         """The words of a multiword token, or None if it cannot be split."""
@@ -138,9 +179,13 @@ class MwtExpander:
 
     def to_json(self) -> dict:
         """Plain JSON data for ``mwt.json``."""
-        return {"lexicon": self.lexicon, "rules": [r.to_json() for r in self.rules], "always": sorted(self.always)}
+        data = {"lexicon": self.lexicon, "rules": [r.to_json() for r in self.rules], "always": sorted(self.always)}
+        if self.suffix_weight:
+            data.update(suffix_weight=self.suffix_weight, suffix_rates=self.suffix_rates)
+        return data
 
     @classmethod
     def from_json(cls, data: dict) -> MwtExpander:
         """Rebuild an expander saved by :meth:`to_json`."""
-        return cls({k: list(v) for k, v in data["lexicon"].items()}, data["rules"], data.get("always", ()))
+        return cls({k: list(v) for k, v in data["lexicon"].items()}, data["rules"], data.get("always", ()),
+                   data.get("suffix_rates"), float(data.get("suffix_weight", 0.0)))

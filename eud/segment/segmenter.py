@@ -48,7 +48,7 @@ class SegmenterError(ValueError):
 class _Token:
     form: str
     space_after: bool
-    mwt: bool
+    mwt_prob: float  # the network's probability that the token is a multiword token
     sent_prob: float
 
 
@@ -209,7 +209,7 @@ class Segmenter:
         """
         end = probs[:, 1:].sum(-1)
         sent = ((probs[:, 3] + probs[:, 4]) / end.clamp_min(0.5)).numpy()
-        mwt = ((probs[:, 2] + probs[:, 4]) > 0.5 * end).numpy()
+        mwt = ((probs[:, 2] + probs[:, 4]) / end.clamp_min(1e-9)).numpy()
         codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
         space = codes == 32
         cut = (end > 0.5).numpy() & ~space
@@ -223,7 +223,7 @@ class Segmenter:
                 space_after = text[stop] == " " if stop < len(text) else True
                 last = stop == i + 1
                 prob = float(sent[i]) if last else 0.0
-                yield _Token(form, space_after, bool(mwt[i]) and last, prob)
+                yield _Token(form, space_after, float(mwt[i]) if last else 0.0, prob)
                 start = stop
             start = i + 1
             while start < len(text) and text[start] == " ":
@@ -244,7 +244,7 @@ class Segmenter:
                 following = [t.form for t in tokens[k + 1:k + 3]]
                 if self.abbreviations.keeps_going(tok.form, glued, following):
                     tok.sent_prob = 0.0
-                    if (glued is not None and tok.form == "." and not out[-1].mwt and glued.isalpha()
+                    if (glued is not None and tok.form == "." and out[-1].mwt_prob <= 0.5 and glued.isalpha()
                             and self.abbreviations.attaches()):
                         out[-1].form += "."
                         out[-1].space_after = tok.space_after
@@ -261,8 +261,7 @@ class Segmenter:
             if gap is None:
                 gap = " " if tok.space_after else ""
             misc = spaces.after(gap)
-            is_mwt = tok.mwt or tok.form.lower() in self.mwt.always
-            expansion = self.mwt.expand(tok.form) if is_mwt else None
+            expansion = self.mwt.expand(tok.form) if self.mwt.is_multiword(tok.form, tok.mwt_prob) else None
             if expansion and len(expansion) > 1 and all(expansion):
                 first = len(words) + 1
                 for form in expansion:

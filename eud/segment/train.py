@@ -18,6 +18,9 @@ Config keys (TOML or JSON, read by ``eud train``; paths are relative to the conf
 ``resume`` (true)        continue from the checkpoint folder if it is there.
 ``checkpoint``           checkpoint folder (default ``output/checkpoint``).
 ``command``              the command the model card names (default: ``eud train --config <file>``).
+``mwt_suffix_weight``    a table language → weight of the treebank's multiword rates by word
+                         ending beside the network (default 0: the network alone; see
+                         eud.segment.mwt; chosen by ``python -m eval.segment.mwt_cv``).
 
 Each epoch ends with a checkpoint (weights and optimizer state as tensors, no
 pickled code); the best epoch on dev is what the package holds.
@@ -216,6 +219,12 @@ def _corpora(cfg: dict, config_path: Path) -> list[_Corpus]:
     return out
 
 
+def _suffix_weight(cfg: dict, lang: str | None) -> float:
+    """A language's ``mwt_suffix_weight`` (a table of the config, by language; 0 when not set): how
+    much the treebank's multiword rates by word ending count beside the network (eud.segment.mwt)."""
+    return float(cfg.get("mwt_suffix_weight", {}).get(lang or "", 0.0))
+
+
 def _train(config: dict, config_path: Path) -> None:
     from eud.segment.mwt import MwtExpander
 
@@ -233,7 +242,8 @@ def _train(config: dict, config_path: Path) -> None:
               f"{len(c.dev)} dev paragraphs", file=sys.stderr)
     langs = [c.lang for c in corpora if c.lang is not None]
     vocab = Vocab.build([p.text for c in corpora for p in c.train], cfg["min_char_count"])
-    extras = [(MwtExpander.build(c.sentences).to_json(), Abbreviations.learn(c.sentences)) for c in corpora]
+    extras = [(MwtExpander.build(c.sentences, suffix_weight=_suffix_weight(cfg, c.lang)).to_json(),
+               Abbreviations.learn(c.sentences)) for c in corpora]
     settings = {
         "format": "eud-segmenter/1", "n_chars": len(vocab.chars), "n_cats": len(vocab.categories),
         "char_dim": cfg["char_dim"], "cat_dim": cfg["cat_dim"], "hidden": cfg["hidden"],
@@ -512,7 +522,7 @@ def write_tables(config: dict, config_path: Path, mwt: list[str] | None = None) 
             print(f"{folder}: not a segmenter package (train it first)", file=sys.stderr)
             return 2
         if mwt:
-            expander = MwtExpander.build(c.sentences)
+            expander = MwtExpander.build(c.sentences, suffix_weight=_suffix_weight(cfg, c.lang))
             write_mwt(folder, expander.to_json())
             print(f"{folder}: {len(expander.lexicon)} multiword forms, {len(expander.rules)} suffix rules",
                   file=sys.stderr)

@@ -45,16 +45,17 @@ def segmenter_settings(run: Run, lang: str) -> tuple[dict, list[str]]:
     return config, [run.data(path) for path in languages[lang]]
 
 
-def segment_and_score(model: Path, gold: Path, folder: Path, name: str) -> dict[str, float]:
-    """Segment ``gold``'s raw text with the segmenter in ``model``; Tokens, Words, Sentences F1."""
+def segment_and_score(model, gold: Path, folder: Path, name: str) -> dict[str, float]:
+    """Segment ``gold``'s raw text with ``model`` (a Segmenter, or its package folder); Tokens, Words, Sentences F1."""
     from eud.conllu import write_conllu
     from eud.segment import Segmenter, paragraphs
     from eval.segment.score import raw_text, score, with_placeholder_tree
 
+    segmenter = model if isinstance(model, Segmenter) else Segmenter.load(model)
     text = folder / f"{name}.txt"
     text.write_text(raw_text(gold), encoding="utf-8")
     system = folder / f"{name}.segmented.conllu"
-    write_conllu((with_placeholder_tree(s) for s in Segmenter.load(model).segment(paragraphs(text))), system)
+    write_conllu((with_placeholder_tree(s) for s in segmenter.segment(paragraphs(text))), system)
     return score(gold, system)
 
 
