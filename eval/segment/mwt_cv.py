@@ -99,13 +99,15 @@ def main(argv: list[str] | None = None) -> int:
     cv = cross_validate(list(range(args.k)), list(args.weights),
                         lambda weight, folds_: statistics.mean(scores[weight][f]["Words"] for f in folds_))
     figures = {
+        "choice of the weight (Words)": cv.summary(),
+        "held-fold Words by weight": {f"{w:g}": round(statistics.mean(s["Words"] for s in folds_), 2)
+                                      for w, folds_ in scores.items()},
         "folds": args.k, "files": [str(Path(p).name) for p in files],
         "sentences per fold": [folds.count(f) for f in range(args.k)],
         **held_fold_figures({f"weight {w:g}": s for w, s in scores.items()}, COLUMNS),
-        "choice (Words)": cv.summary(),
     }
     print(json.dumps(figures, indent=1))
-    path = record("segment", args.name or f"mwt_cv_{args.lang}", figures, label="cross-validated",
+    path = record("segment", args.name or f"mwt_cv_{args.lang}", figures, label="cross-validated", one_row=True,
                   command=command_line("eval.segment.mwt_cv"),
                   notes=f"{args.k} folds of the language's segmenter files; one {args.lang}-only segmenter per fold "
                         "(recipe settings, epoch picked on its own tuning slice); rates learned from the same folds; "
