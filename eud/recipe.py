@@ -18,6 +18,8 @@ Stage kinds:
 - ``settings``: set decoding keys of the package's ``config.json`` (``set``), e.g. a label bias or a
   threshold that a named benchmark chose (``chosen_by`` says which command, for the reader).
 - ``store``: store the weights as ``weights`` (``int8`` or ``fp16``), optionally without the graph scorer.
+- ``ensemble``: make training stage ``base``'s package the package, with the packages of the training
+  stages in ``members`` (the same config, other seeds) as the other members (:mod:`eud.nn.ensemble`).
 - ``use``: make a folder an earlier ``run`` stage wrote (``folder``) the package.
 - ``run``: run a Python module (``module``, ``args``) from the repository root, for artifact steps
   that live in ``eval/`` (``{package}``, ``{shared}``, ``{run}`` and ``{stage:<name>}`` are filled in).
@@ -33,7 +35,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-KINDS = ("train", "lexicon", "feats", "settings", "store", "run", "use")
+KINDS = ("train", "lexicon", "feats", "settings", "store", "run", "use", "ensemble")
 DATA_KEYS = ("train", "dev", "test", "extra_dev")
 
 
@@ -71,6 +73,12 @@ def load_recipe(path: str | Path) -> dict[str, Any]:
             raise RecipeError(f"{path}: stage {name!r}: a use stage needs folder = \"...\"")
         if kind == "run" and not isinstance(stage.get("module"), str):
             raise RecipeError(f"{path}: stage {name!r}: a run stage needs module = \"...\"")
+        if kind == "ensemble":
+            trained = {s.get("name") for s in stages[:i - 1] if s.get("kind") == "train"}
+            wanted = [stage.get("base"), *(stage.get("members") or [None])]
+            if not stage.get("members") or any(w not in trained for w in wanted):
+                raise RecipeError(f"{path}: stage {name!r}: an ensemble stage needs base = \"...\" and members = [...], "
+                                  "names of training stages before it")
     return recipe
 
 
@@ -226,6 +234,15 @@ class Run:
 
         store_package_weights(self.package, stage.get("weights", "int8"),
                               drop_graph_scorer=bool(stage.get("drop_graph_scorer", False)))
+
+    def _ensemble(self, stage: dict) -> None:
+        from eud.nn.package import PackageError, add_members
+
+        self._adopt(self.stage_output(stage["base"]))
+        try:
+            add_members(self.package, [self.stage_output(name) for name in stage["members"]])
+        except PackageError as err:
+            raise RecipeError(f"{self.path}: stage {stage['name']!r}: {err}") from None
 
     def _use(self, stage: dict) -> None:
         folder = Path(self.fill(stage["folder"]))

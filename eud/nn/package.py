@@ -13,6 +13,10 @@ rewrites a finished package in another storage.  A transformer named by a
 shortcut (``minilm``) is rebuilt from its pip package, so weights that never
 changed (frozen embeddings) are left out; any other transformer's config and
 tokenizer are copied into ``encoder/`` so the package stands alone.
+
+An ensemble (:mod:`eud.nn.ensemble`) is a package whose ``config.json`` lists ``members``: more
+weight files beside ``model.safetensors`` (``member-2.safetensors``, ...), each the same recipe
+trained with another seed, sharing the config and ``vocab.json``.  :func:`add_members` makes one.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import torch
 
 from eud.atomic import temporary_name, write_text_atomically
 from eud.nn.encoders import named_transformer
+from eud.nn.ensemble import Ensemble
 from eud.nn.network import Parser
 from eud.nn.vocab import Vocab, vocabs_from_json, vocabs_to_json
 
@@ -123,25 +128,27 @@ def store_package_weights(folder: str | Path, storage: str, *, drop_graph_scorer
 
     folder = Path(folder)
     config = load_config(folder)
-    _check_files(folder)
+    _check_files(folder, config)
     if drop_graph_scorer and config.get("graph_mode") != "rules":
         raise PackageError(f"{folder}: graph_mode is {config.get('graph_mode')!r}, not 'rules': "
                            "its graphs need the graph scorer")
     config.pop("fp16_weights", None)
     config["weights"] = storage
     weights_storage(config)
-    weights = folder / "model.safetensors"
-    state = decode_weights(load_file(str(weights)))
     if drop_graph_scorer:
-        state = {name: value for name, value in state.items() if not name.startswith("graph.")}
         config["model"] = {**config.get("model", {}), "graph": False}
-    tmp = temporary_name(weights)
-    try:
-        save_file(encode_weights(state, storage), tmp, metadata={"format": FORMAT})
-        os.replace(tmp, weights)
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+    for name in weight_files(config):
+        weights = folder / name
+        state = decode_weights(load_file(str(weights)))
+        if drop_graph_scorer:
+            state = {key: value for key, value in state.items() if not key.startswith("graph.")}
+        tmp = temporary_name(weights)
+        try:
+            save_file(encode_weights(state, storage), tmp, metadata={"format": FORMAT})
+            os.replace(tmp, weights)
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
     write_text_atomically(folder / "config.json", json.dumps(config, indent=2, ensure_ascii=False) + "\n")
 
 
@@ -156,19 +163,24 @@ def load_config(folder: Path) -> dict[str, Any]:
     return config
 
 
-def _check_files(folder: Path) -> None:
-    for name in ("vocab.json", "model.safetensors"):
+def weight_files(config: dict[str, Any]) -> list[str]:
+    """The package's weight files: ``model.safetensors``, then an ensemble's other members."""
+    return ["model.safetensors", *config.get("members", [])]
+
+
+def _check_files(folder: Path, config: dict[str, Any] | None = None) -> None:
+    for name in ("vocab.json", *weight_files(config or {})):
         if not (folder / name).is_file():
             raise PackageError(f"{folder}: model package has no {name}")
 
 
-def load_package(folder: str | Path) -> tuple[Parser, dict[str, Vocab], dict[str, Any]]:
-    """Rebuild a parser from a package folder, ready for prediction."""
+def load_package(folder: str | Path) -> tuple[Parser | Ensemble, dict[str, Vocab], dict[str, Any]]:
+    """Rebuild a parser (an :class:`~eud.nn.ensemble.Ensemble` when the config lists ``members``) from a package folder, ready for prediction."""
     from safetensors.torch import load_file
 
     folder = Path(folder)
     config = load_config(folder)
-    _check_files(folder)
+    _check_files(folder, config)
     vocabs = vocabs_from_json(json.loads((folder / "vocab.json").read_text()))
     enc = config["encoder"]
     source, from_config = None, False
@@ -177,12 +189,46 @@ def load_package(folder: str | Path) -> tuple[Parser, dict[str, Vocab], dict[str
             source = named_transformer(enc["transformer"])
         else:
             source, from_config = str(folder / "encoder"), True
-    model = Parser(config, vocabs, transformer_source=source, from_config=from_config)
-    state = decode_weights(load_file(str(folder / "model.safetensors")))
-    missing, unexpected = model.load_state_dict(state, strict=False)
-    allowed = set(_prefix_of_frozen(model))
-    bad = [k for k in missing if k not in allowed]
-    if bad or unexpected:
-        raise PackageError(f"{folder}: weights do not match the model (missing {bad[:3]}, unexpected {unexpected[:3]})")
-    model.eval()
-    return model, vocabs, config
+    models = []
+    for name in weight_files(config):
+        model = Parser(config, vocabs, transformer_source=source, from_config=from_config)
+        state = decode_weights(load_file(str(folder / name)))
+        missing, unexpected = model.load_state_dict(state, strict=False)
+        allowed = set(_prefix_of_frozen(model))
+        bad = [k for k in missing if k not in allowed]
+        if bad or unexpected:
+            raise PackageError(f"{folder / name}: weights do not match the model (missing {bad[:3]}, unexpected {unexpected[:3]})")
+        models.append(model.eval())
+    if len(models) == 1:
+        return models[0], vocabs, config
+    return Ensemble(models).eval(), vocabs, config
+
+
+def add_members(folder: str | Path, others: list[str | Path]) -> None:
+    """Make the package in ``folder`` an ensemble with the packages ``others`` (the same recipe, other seeds).
+
+    Their label tables must be the package's (same training files and settings); their weights are
+    copied in as ``member-2.safetensors``, ... and listed in ``config.json``.
+    """
+    import shutil
+
+    folder = Path(folder)
+    config = load_config(folder)
+    _check_files(folder, config)
+    if config.get("members"):
+        raise PackageError(f"{folder}: already an ensemble")
+    if config.get("model", {}).get("graph", True):
+        raise PackageError(f"{folder}: only packages without a graph scorer (graph = false) make an ensemble")
+    vocab = json.loads((folder / "vocab.json").read_text(encoding="utf-8"))
+    names = []
+    for n, other in enumerate(map(Path, others), 2):
+        _check_files(other, load_config(other))
+        if json.loads((other / "vocab.json").read_text(encoding="utf-8")) != vocab:
+            raise PackageError(f"{other}: its label tables differ from {folder}'s (not the same training data and settings)")
+        if weights_storage(load_config(other)) != weights_storage(config):
+            raise PackageError(f"{other}: weights stored as {weights_storage(load_config(other))}, "
+                               f"not {weights_storage(config)} as in {folder}")
+        names.append(f"member-{n}.safetensors")
+        shutil.copyfile(other / "model.safetensors", folder / names[-1])
+    config["members"] = names
+    write_text_atomically(folder / "config.json", json.dumps(config, indent=2, ensure_ascii=False) + "\n")
