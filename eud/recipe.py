@@ -10,7 +10,8 @@ interrupted rebuild continues where it stopped.
 Stage kinds:
 
 - ``train``: train a parser from the ``[stage.config]`` table (the keys of ``eud train --config``);
-  ``init_from = "stage:<name>"`` starts from an earlier stage's package.  With ``task = "segmenter"``
+  ``init_from = "stage:<name>"`` starts from an earlier stage's package; ``like = "<name>"`` takes an
+  earlier training stage's config, with the keys of ``set`` changed (another seed for an ensemble).  With ``task = "segmenter"``
   it trains a segmenter instead (``train``/``dev``, or a ``[languages]`` table of files per language;
   ``eud.segment.train``).  The result becomes the package.
 - ``lexicon`` / ``feats``: write ``lexicon.json`` (lemmas of training forms) or ``feats.json``
@@ -65,6 +66,12 @@ def load_recipe(path: str | Path) -> dict[str, Any]:
         names.add(name)
         if kind not in KINDS:
             raise RecipeError(f"{path}: stage {name!r}: kind must be one of {', '.join(KINDS)}, not {kind!r}")
+        if kind == "train" and "like" in stage:
+            earlier = next((s for s in stages[:i - 1] if s.get("name") == stage["like"] and s.get("kind") == "train"), None)
+            if earlier is None or "like" in earlier:
+                raise RecipeError(f"{path}: stage {name!r}: like = {stage['like']!r} must name an earlier training "
+                                  "stage with a [stage.config] of its own")
+            stage["config"] = {**earlier["config"], **stage.get("set", {})}
         if kind == "train" and not isinstance(stage.get("config"), dict):
             raise RecipeError(f"{path}: stage {name!r}: a train stage needs a [stage.config] table")
         if kind in ("lexicon", "feats") and not stage.get("files"):

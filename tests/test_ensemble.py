@@ -134,3 +134,18 @@ def test_a_recipe_ensemble_stage_names_training_stages_before_it(tmp_path):
                     '[[stage]]\nname = "all"\nkind = "ensemble"\nbase = "parser"\nmembers = ["seed2"]\n')
     with pytest.raises(RecipeError, match="an ensemble stage needs base"):
         load_recipe(path)
+
+
+def test_a_recipe_stage_like_another_changes_only_what_it_sets(tmp_path):
+    from eud.recipe import RecipeError, load_recipe
+
+    path = tmp_path / "r.toml"
+    head = 'model = "x"\n[[stage]]\nname = "parser"\nkind = "train"\n[stage.config]\ntrain = ["a"]\nseed = 1\nlr = 0.002\n'
+    path.write_text(head + '[[stage]]\nname = "seed2"\nkind = "train"\nlike = "parser"\nset = {seed = 2}\n'
+                    '[[stage]]\nname = "all"\nkind = "ensemble"\nbase = "parser"\nmembers = ["seed2"]\n')
+    stages = load_recipe(path)["stage"]
+    assert stages[1]["config"] == {"train": ["a"], "seed": 2, "lr": 0.002}
+    assert stages[0]["config"]["seed"] == 1
+    path.write_text(head + '[[stage]]\nname = "seed2"\nkind = "train"\nlike = "nothing"\n')
+    with pytest.raises(RecipeError, match="must name an earlier training stage"):
+        load_recipe(path)
