@@ -137,7 +137,8 @@ def test_a_model_for_one_language_with_others_help_parses_its_own_by_default(tin
 def _fake_models(tmp_path, monkeypatch):
     encoder = {"type": "charlstm"}
     for name, config in (("multi", {"language": "multi", "languages": ["cs", "pl"], "encoder": encoder}),
-                         ("en_x", {"language": "en", "encoder": encoder}),
+                         ("en_x", {"language": "en", "encoder": encoder,
+                                   "members": ["member-2.safetensors", "member-3.safetensors"]}),
                          ("pl_y", {"language": "pl_lfg", "encoder": encoder})):
         (tmp_path / name).mkdir()
         (tmp_path / name / "config.json").write_text(json.dumps(config))
@@ -176,7 +177,7 @@ def test_eud_models_lists_languages_and_test_figures(tmp_path, monkeypatch, caps
     assert "  multi  [charlstm]  languages: cs, pl" in out
     assert "      test cs_cac           LAS 80.50  ELAS 77.25  (from raw text)" in out
     assert "      test ru_gsd           LAS 70.00  ELAS -  (from raw text)" in out
-    assert "  en_x  [charlstm]  languages: en" in out
+    assert "  en_x  [charlstm x3, an ensemble]  languages: en" in out
 
 
 @pytest.mark.parametrize("folder", sorted(p.parent for p in (REPO / "models").glob("*/config.json")),

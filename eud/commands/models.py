@@ -38,6 +38,8 @@ def listing(folder: Path | None = None) -> list[str]:
         languages = model_languages(folder / name)
         encoder = config.get("encoder", {})
         kind = encoder.get("transformer") or encoder.get("type", "?")
+        if config.get("members"):
+            kind += f" x{1 + len(config['members'])}, an ensemble"
         helpers = helper_languages(folder / name)
         learned = f" (learned with {', '.join(helpers)})" if helpers else ""
         lines.append(f"  {name}  [{kind}]  languages: {', '.join(languages) or '?'}{learned}")
