@@ -253,13 +253,13 @@ def main(argv: list[str] | None = None) -> int:
                                  [pred[d][i] for i in range(len(gold)) if folds[i] == f]) for f in range(args.k)]
                 for d in DESIGNS}
     figures = {
+        "choice (ELAS)": cv.summary(),
         "folds": args.k, "fold of": args.folds_of, "added": args.add, "added options": file_options(args.add_option),
         **({"with settings": file_options(args.with_config)} if args.with_config else {}),
         "max epochs": {d: json.loads((work / "fold0" / f"{d}.json").read_text(encoding="utf-8")).get("max_epochs")
                        for d in DESIGNS},
         "sentences per fold": [folds.count(f) for f in range(args.k)],
         **held_fold_figures(per_fold, COLUMNS),
-        "choice (ELAS)": cv.summary(),
     }
     print(json.dumps(figures, indent=1))
     if args.max_steps:

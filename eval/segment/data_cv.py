@@ -116,10 +116,10 @@ def main(argv: list[str] | None = None) -> int:
     cv = cross_validate(list(range(args.k)), list(DESIGNS),
                         lambda design, folds_: statistics.mean(scores[design][f]["Sentences"] for f in folds_))
     figures = {
+        "choice (Sentences)": cv.summary(),
         "folds": args.k, "fold of": args.folds_of, "language's recipe files": len(base),
         "sentences per fold": [folds.count(f) for f in range(args.k)],
         **held_fold_figures(scores, COLUMNS),
-        "choice (Sentences)": cv.summary(),
     }
     print(json.dumps(figures, indent=1))
     path = record("segment", args.name or f"data_cv_{args.lang}", figures, label="cross-validated",
