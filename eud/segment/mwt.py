@@ -40,11 +40,11 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-SUFFIX_CHARS = 6
-SUFFIX_MIN_COUNT = 5
-
 from eud.graph import Sentence
 from eud.segment.data import surface_tokens
+
+SUFFIX_CHARS = 6
+SUFFIX_MIN_COUNT = 5
 
 
 def _apply_case(form: str, words: list[str]) -> list[str]:
@@ -119,7 +119,7 @@ class MwtExpander:
         for sentence in sentences:
             for form, is_mwt, words in surface_tokens(sentence):
                 lower = form.lower()
-                for n in range(1, min(SUFFIX_CHARS, len(lower) - 1) + 1):
+                for n in range(1, min(SUFFIX_CHARS, len(lower) - 1) + 1) if suffix_weight else ():
                     endings[lower[-n:]] += 1
                     multi_endings[lower[-n:]] += is_mwt
                 if not is_mwt:
