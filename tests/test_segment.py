@@ -328,6 +328,20 @@ def test_tiny_training_save_load_identical(fixtures, tmp_path):
     assert surface_chars(seg.segment(text)) == non_space(text)
 
 
+def test_a_languages_multiword_rates_weight_reaches_its_package(fixtures, tmp_path):
+    from eud.segment.train import train_segmenter
+
+    config = tiny_config(fixtures, tmp_path)
+    data = tmp_path / "four_times.conllu"  # enough tokens for endings seen five times
+    data.write_text((fixtures / "segment_train.conllu").read_text(encoding="utf-8") * 4, encoding="utf-8")
+    del config["train"], config["dev"]
+    config.update(languages={"xx": [str(data)], "yy": [str(data)]}, mwt_suffix_weight={"xx": 0.5})
+    assert train_segmenter(config, tmp_path / "config.toml") == 0
+    xx, yy = (json.loads((tmp_path / "seg" / lang / "mwt.json").read_text()) for lang in ("xx", "yy"))
+    assert xx["suffix_weight"] == 0.5 and xx["suffix_rates"]
+    assert "suffix_weight" not in yy and "suffix_rates" not in yy
+
+
 def test_training_resumes_from_checkpoint(fixtures, tmp_path):
     from eud.segment.train import train_segmenter
 

@@ -50,7 +50,7 @@ DEFAULTS = {
     "epochs": 12, "patience": 4, "seed": 1, "batch_size": 32, "window": 256, "lr": 0.002,
     "hidden": 64, "layers": 2, "char_dim": 48, "cat_dim": 8, "dropout": 0.2, "max_steps": None,
     "resume": True, "threads": 1, "min_char_count": 2, "max_sentence_tokens": 300,
-    "holdout": 10, "min_windows": 0, "lang_dim": 8,
+    "holdout": 10, "min_windows": 0, "lang_dim": 8, "mwt_suffix_weight": {},
 }
 IGNORE = -100
 
@@ -222,7 +222,7 @@ def _corpora(cfg: dict, config_path: Path) -> list[_Corpus]:
 def _suffix_weight(cfg: dict, lang: str | None) -> float:
     """A language's ``mwt_suffix_weight`` (a table of the config, by language; 0 when not set): how
     much the treebank's multiword rates by word ending count beside the network (eud.segment.mwt)."""
-    return float(cfg.get("mwt_suffix_weight", {}).get(lang or "", 0.0))
+    return float(cfg["mwt_suffix_weight"].get(lang or "", 0.0))
 
 
 def _train(config: dict, config_path: Path) -> None:

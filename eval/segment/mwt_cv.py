@@ -59,7 +59,6 @@ def main(argv: list[str] | None = None) -> int:
         settings, files = segmenter_settings(run, args.lang)
     except RecipeError as err:
         ap.error(str(err))
-    settings.pop("mwt_suffix_weight", None)
     work = Path(args.work or REPO / "work" / "mwt_cv" / args.lang).resolve()
     work.mkdir(parents=True, exist_ok=True)
     blocks = [b for path in files for b in read_blocks(Path(path))]
