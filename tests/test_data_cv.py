@@ -3,7 +3,15 @@
 import pytest
 
 from eval.parser import data_cv
-from eval.parser.data_cv import document_folds, file_options, held_fold_figures, other_files, with_settings
+from eval.parser.data_cv import (
+    document_folds,
+    file_options,
+    held_fold_figures,
+    other_files,
+    train_unless_finished,
+    with_settings,
+    write_fold,
+)
 
 
 def block(n: int, newdoc: bool = False) -> str:
@@ -56,3 +64,27 @@ def test_held_fold_figures_give_each_design_and_column_its_mean_spread_and_folds
     }
     assert held_fold_figures({"with": [{"ELAS": 50.0}]}, ("ELAS",)) == {
         "with: held-fold ELAS": {"mean": 50.0, "sd": 0.0, "folds": [50.0]}}
+
+
+def test_write_fold_writes_the_other_folds_or_the_held_one(tmp_path) -> None:
+    blocks = [block(i) for i in range(4)]
+    folds = [0, 1, 0, 1]
+    rest = write_fold(blocks, folds, 0, tmp_path / "rest.conllu")
+    held = write_fold(blocks, folds, 0, tmp_path / "held.conllu", held=True)
+    assert rest.read_text() == block(1) + "\n\n" + block(3) + "\n\n"
+    assert held.read_text() == block(0) + "\n\n" + block(2) + "\n\n"
+
+
+def test_train_unless_finished_trains_once_and_not_after_a_failure_or_a_smoke_run(tmp_path) -> None:
+    calls = []
+
+    def train(code: int = 0):
+        calls.append(code)
+        return code
+
+    assert not train_unless_finished(tmp_path / "a", lambda: train(2))
+    assert not (tmp_path / "a" / "finished").exists()
+    assert train_unless_finished(tmp_path / "b", train, smoke=True)
+    assert not (tmp_path / "b" / "finished").exists()
+    assert train_unless_finished(tmp_path / "c", train) and train_unless_finished(tmp_path / "c", train)
+    assert calls == [2, 0, 0]  # the finished run is not trained again

@@ -40,6 +40,7 @@ import copy
 import json
 import lzma
 import statistics
+from collections.abc import Callable
 from pathlib import Path
 
 from eud.recipe import RecipeError, Run
@@ -140,6 +141,59 @@ def with_settings(config: dict, pairs: list[str]) -> dict:
     return out
 
 
+def write_fold(blocks: list[str], folds: list[int], fold: int, path: Path, *, held: bool = False) -> Path:
+    """Write the blocks of every fold but ``fold`` (or, ``held``, of ``fold`` alone) to ``path``; return it."""
+    path.write_text("\n\n".join(b for b, f in zip(blocks, folds) if (f == fold) == held) + "\n\n", encoding="utf-8")
+    return path
+
+
+def train_unless_finished(folder: Path, train: Callable[[], int | None], *, smoke: bool = False) -> bool:
+    """Run ``train`` unless the marker ``folder/finished`` says an earlier run finished it (an unfinished one
+    resumes from its checkpoint); mark it after, unless a smoke run.  False when ``train`` returned an error code."""
+    if (folder / "finished").exists():
+        return True
+    if train():
+        return False
+    if not smoke:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "finished").write_text("", encoding="utf-8")
+    return True
+
+
+def train_run(config: dict, folder: Path, config_path: Path, *, smoke: bool = False) -> Path:
+    """Train a parser with ``config`` into ``folder`` (its config written to ``config_path``), unless finished; its package."""
+    from eud.nn.trainer import train_parser
+
+    folder.mkdir(parents=True, exist_ok=True)
+    config_path.write_text(json.dumps(config, indent=1), encoding="utf-8")
+    train_unless_finished(folder, lambda: train_parser(config, config_path, argv=[]), smoke=smoke)
+    return folder / "model"
+
+
+def parse_held(package: Path, lang: str, threads: int, gold: list, held: list[int], into: list) -> dict[str, float]:
+    """Parse the gold sentences ``held`` from gold tokens with ``package``, put each parse in ``into`` at its
+    index, and return the quick scores of the held fold."""
+    from eud.nn.scoring import quick_scores
+    from eud.pipeline import Pipeline
+
+    parsed = Pipeline.load(package, lang=lang, threads=threads).parse_sentences(copy.deepcopy([gold[i] for i in held]))
+    for i, sentence in zip(held, parsed):
+        into[i] = sentence
+    return quick_scores([gold[i] for i in held], parsed)
+
+
+def scores_on(gold: list, parsed: list, indices: list[int]) -> dict[str, float]:
+    """Quick scores of the parses of the sentences ``indices``."""
+    from eud.nn.scoring import quick_scores
+
+    return quick_scores([gold[i] for i in indices], [parsed[i] for i in indices])
+
+
+def per_fold_scores(gold: list, parsed: list, folds: list[int], k: int) -> list[dict[str, float]]:
+    """Quick scores of each fold's parses, fold by fold."""
+    return [scores_on(gold, parsed, [i for i, f in enumerate(folds) if f == fold]) for fold in range(k)]
+
+
 def held_fold_figures(per_fold: dict[str, list[dict[str, float]]], columns: tuple[str, ...]) -> dict:
     """Each design's held-fold mean, spread and per-fold figure of each column, keyed ``"<design>: held-fold <column>"``."""
     return {f"{d}: held-fold {c}": {"mean": round(statistics.mean(s[c] for s in folds), 2),
@@ -202,9 +256,6 @@ def main(argv: list[str] | None = None) -> int:
     folds = document_folds(blocks, args.k)
     work.mkdir(parents=True, exist_ok=True)
     from eud.conllu import read_conllu
-    from eud.nn.scoring import quick_scores
-    from eud.nn.trainer import train_parser
-    from eud.pipeline import Pipeline
 
     gold = list(read_conllu(str(folds_of)))
     if len(gold) != len(blocks):
@@ -214,8 +265,7 @@ def main(argv: list[str] | None = None) -> int:
         others_size, added_size = (sum(count_sentences(p) for p in files) for files in (others, added))
     for fold in range(args.k) if args.only_fold is None else [args.only_fold]:
         # named after the treebank, so that the trainer reads its language from the name
-        rest = work / f"{Path(args.folds_of).name.split('-')[0]}-fold{fold}-rest.conllu"
-        rest.write_text("\n\n".join(b for b, f in zip(blocks, folds) if f != fold) + "\n\n", encoding="utf-8")
+        rest = write_fold(blocks, folds, fold, work / f"{Path(args.folds_of).name.split('-')[0]}-fold{fold}-rest.conllu")
         held = [i for i, f in enumerate(folds) if f == fold]
         for design in DESIGNS:
             run = work / f"fold{fold}" / design
@@ -228,30 +278,14 @@ def main(argv: list[str] | None = None) -> int:
             config = train_config(base, train, run, design_overrides)
             if design == "with":
                 config = with_settings(config, args.with_config)
-            config_path = run.parent / f"{design}.json"
-            run.mkdir(parents=True, exist_ok=True)
-            config_path.write_text(json.dumps(config, indent=1), encoding="utf-8")
-            if not (run / "finished").exists():  # else resumes from its checkpoint, if any
-                train_parser(config, config_path, argv=[])
-                if not args.max_steps:
-                    (run / "finished").write_text("", encoding="utf-8")
-            pipe = Pipeline.load(run / "model", lang=lang.split("_")[0], threads=args.threads)
-            parsed = pipe.parse_sentences(copy.deepcopy([gold[i] for i in held]))
-            for i, sentence in zip(held, parsed):
-                pred[design][i] = sentence
-            scores = quick_scores([gold[i] for i in held], parsed)
+            package = train_run(config, run, run.parent / f"{design}.json", smoke=bool(args.max_steps))
+            scores = parse_held(package, lang.split("_")[0], args.threads, gold, held, pred[design])
             print(f"fold {fold} {design}: " + ", ".join(f"{c} {scores[c]:.2f}" for c in COLUMNS), flush=True)
 
     if args.only_fold is not None:
         return 0
-
-    def score(design: str, indices: list[int]) -> float:
-        return quick_scores([gold[i] for i in indices], [pred[design][i] for i in indices])["ELAS"]
-
-    cv = cross_validate(folds, list(DESIGNS), score)
-    per_fold = {d: [quick_scores([gold[i] for i in range(len(gold)) if folds[i] == f],
-                                 [pred[d][i] for i in range(len(gold)) if folds[i] == f]) for f in range(args.k)]
-                for d in DESIGNS}
+    cv = cross_validate(folds, list(DESIGNS), lambda design, indices: scores_on(gold, pred[design], indices)["ELAS"])
+    per_fold = {d: per_fold_scores(gold, pred[d], folds, args.k) for d in DESIGNS}
     figures = {
         "choice (ELAS)": cv.summary(),
         "folds": args.k, "fold of": args.folds_of, "added": args.add, "added options": file_options(args.add_option),

@@ -18,7 +18,6 @@ usage (from the repository root, ``../shared`` beside it):
 from __future__ import annotations
 
 import argparse
-import copy
 import json
 import shutil
 import statistics
@@ -32,9 +31,14 @@ from eval.parser.data_cv import (
     document_folds,
     held_fold_figures,
     other_files,
+    parse_held,
     path_of,
+    per_fold_scores,
     read_blocks,
+    scores_on,
     train_config,
+    train_run,
+    write_fold,
 )
 
 DESIGNS = ("one parser", "ensemble")
@@ -77,30 +81,21 @@ def main(argv: list[str] | None = None) -> int:
 
     from eud.conllu import read_conllu
     from eud.nn.package import add_members
-    from eud.nn.scoring import quick_scores
-    from eud.nn.trainer import train_parser
-    from eud.pipeline import Pipeline
 
     gold = list(read_conllu(str(folds_of)))
+    if len(gold) != len(blocks):
+        raise SystemExit(f"{args.folds_of}: {len(gold)} sentences read but {len(blocks)} blocks")
     seeds = list(range(1, args.seeds + 1))
     names = [*DESIGNS, *(f"seed {s}" for s in seeds[1:])]
     pred: dict[str, list] = {d: [None] * len(gold) for d in names}
     for fold in range(args.k) if args.only_fold is None else [args.only_fold]:
-        rest = work / f"{Path(args.folds_of).name.split('-')[0]}-fold{fold}-rest.conllu"
-        rest.write_text("\n\n".join(b for b, f in zip(blocks, folds) if f != fold) + "\n\n", encoding="utf-8")
+        rest = write_fold(blocks, folds, fold, work / f"{Path(args.folds_of).name.split('-')[0]}-fold{fold}-rest.conllu")
         held = [i for i, f in enumerate(folds) if f == fold]
         packages = []
         for seed in seeds:
             folder = work / f"fold{fold}" / f"seed{seed}"
             config = train_config(base, [str(rest), *others], folder, {**overrides, "seed": seed})
-            folder.mkdir(parents=True, exist_ok=True)
-            config_path = folder.parent / f"seed{seed}.json"
-            config_path.write_text(json.dumps(config, indent=1), encoding="utf-8")
-            if not (folder / "finished").exists():  # else resumes from its checkpoint, if any
-                train_parser(config, config_path, argv=[])
-                if not args.max_steps:
-                    (folder / "finished").write_text("", encoding="utf-8")
-            packages.append(folder / "model")
+            packages.append(train_run(config, folder, folder.parent / f"seed{seed}.json", smoke=bool(args.max_steps)))
         ensemble = work / f"fold{fold}" / "ensemble"
         if ensemble.exists():
             shutil.rmtree(ensemble)
@@ -108,23 +103,17 @@ def main(argv: list[str] | None = None) -> int:
         add_members(ensemble, packages[1:])
         for design, package in [("one parser", packages[0]), ("ensemble", ensemble),
                                 *((f"seed {s}", p) for s, p in zip(seeds[1:], packages[1:]))]:
-            parsed = Pipeline.load(package, lang=lang.split("_")[0], threads=args.threads).parse_sentences(
-                copy.deepcopy([gold[i] for i in held]))
-            for i, sentence in zip(held, parsed):
-                pred[design][i] = sentence
-            scores = quick_scores([gold[i] for i in held], parsed)
+            scores = parse_held(package, lang.split("_")[0], args.threads, gold, held, pred[design])
             print(f"fold {fold} {design}: " + ", ".join(f"{c} {scores[c]:.2f}" for c in COLUMNS), flush=True)
 
     if args.only_fold is not None or args.max_steps:
         return 0
 
     def score(design: str, indices: list[int]) -> float:
-        return quick_scores([gold[i] for i in indices], [pred[design][i] for i in indices])["ELAS"]
+        return scores_on(gold, pred[design], indices)["ELAS"]
 
     cv = cross_validate(folds, list(DESIGNS), score)
-    per_fold = {d: [quick_scores([gold[i] for i in range(len(gold)) if folds[i] == f],
-                                 [pred[d][i] for i in range(len(gold)) if folds[i] == f]) for f in range(args.k)]
-                for d in names}
+    per_fold = {d: per_fold_scores(gold, pred[d], folds, args.k) for d in DESIGNS}
     single = {f"seed {s}": round(score("one parser" if s == 1 else f"seed {s}", list(range(len(gold)))), 2) for s in seeds}
     figures = {
         "choice (ELAS)": cv.summary(),
@@ -133,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         "ELAS of the ensemble, all folds": round(score("ensemble", list(range(len(gold)))), 2),
         "folds": args.k, "seeds": args.seeds, "fold of": args.folds_of,
         "sentences per fold": [folds.count(f) for f in range(args.k)],
-        **held_fold_figures({d: per_fold[d] for d in DESIGNS}, COLUMNS),
+        **held_fold_figures(per_fold, COLUMNS),
     }
     print(json.dumps(figures, indent=1))
     path = record("parser", args.name or f"ensemble_cv_{lang.split('_')[0]}", figures, label="cross-validated",

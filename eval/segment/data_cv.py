@@ -29,7 +29,7 @@ from pathlib import Path
 from eud.recipe import RecipeError, Run
 from eval.common import REPO, SHARED, command_line, record
 from eval.crossval import cross_validate
-from eval.parser.data_cv import document_folds, held_fold_figures, read_blocks
+from eval.parser.data_cv import document_folds, held_fold_figures, read_blocks, train_unless_finished, write_fold
 
 DESIGNS = ("shipped", "with")
 COLUMNS = ("Tokens", "Words", "Sentences")
@@ -43,6 +43,26 @@ def segmenter_settings(run: Run, lang: str) -> tuple[dict, list[str]]:
     if lang not in languages:
         raise RecipeError(f"{lang}: not a language of {run.recipe['model']}")
     return config, [run.data(path) for path in languages[lang]]
+
+
+def fold_segmenter(settings: dict, lang: str, files: list[str], blocks: list[str], folds: list[int], fold: int,
+                   work: Path, stem: str, *, epochs: int | None = None, max_steps: int | None = None
+                   ) -> tuple[Path, Path, Path] | None:
+    """Write fold ``fold``'s rest and held files (``<stem>-rest.conllu``, ``<stem>-held.conllu``) and train a
+    ``lang``-only segmenter on the rest plus ``files`` with the recipe's ``settings``, unless an earlier run
+    finished it.  ``(package, rest, held)``, or None when the training failed (it printed why)."""
+    from eud.segment.train import train_segmenter
+
+    rest = write_fold(blocks, folds, fold, work / f"{stem}-rest.conllu")
+    held = write_fold(blocks, folds, fold, work / f"{stem}-held.conllu", held=True)
+    out = work / f"fold{fold}"
+    config = {**settings, "languages": {lang: [str(rest), *files]}, "output": str(out),
+              **({"epochs": epochs} if epochs else {}), **({"max_steps": max_steps} if max_steps else {})}
+    config_path = work / f"fold{fold}.json"
+    config_path.write_text(json.dumps(config, indent=1), encoding="utf-8")
+    if not train_unless_finished(out, lambda: train_segmenter(config, config_path), smoke=bool(max_steps)):
+        return None
+    return out / lang, rest, held
 
 
 def segment_and_score(model, gold: Path, folder: Path, name: str) -> dict[str, float]:
@@ -86,26 +106,15 @@ def main(argv: list[str] | None = None) -> int:
     blocks = read_blocks(folds_of)
     folds = document_folds(blocks, args.k)
 
-    from eud.segment.train import train_segmenter
-
     scores: dict[str, list[dict[str, float]]] = {d: [] for d in DESIGNS}
     for fold in range(args.k) if args.only_fold is None else [args.only_fold]:
         stem = f"{folds_of.name.split('-')[0]}-fold{fold}"
-        rest, held = work / f"{stem}-rest.conllu", work / f"{stem}-held.conllu"
-        rest.write_text("\n\n".join(b for b, f in zip(blocks, folds) if f != fold) + "\n\n", encoding="utf-8")
-        held.write_text("\n\n".join(b for b, f in zip(blocks, folds) if f == fold) + "\n\n", encoding="utf-8")
-        out = work / f"fold{fold}"
-        config = {**settings, "languages": {args.lang: [str(rest), *base]}, "output": str(out),
-                  **({"epochs": args.epochs} if args.epochs else {}),
-                  **({"max_steps": args.max_steps} if args.max_steps else {})}
-        config_path = work / f"fold{fold}.json"
-        config_path.write_text(json.dumps(config, indent=1), encoding="utf-8")
-        if not (out / "finished").exists():
-            if train_segmenter(config, config_path):
-                return 2
-            if not args.max_steps:
-                (out / "finished").write_text("", encoding="utf-8")
-        for design, model in (("shipped", shipped), ("with", out / args.lang)):
+        trained = fold_segmenter(settings, args.lang, base, blocks, folds, fold, work, stem,
+                                 epochs=args.epochs, max_steps=args.max_steps)
+        if trained is None:
+            return 2
+        package, _, held = trained
+        for design, model in (("shipped", shipped), ("with", package)):
             figures = segment_and_score(model, held, work, f"{stem}-{design}")
             scores[design].append(figures)
             print(f"fold {fold} {design}: " + ", ".join(f"{c} {figures[c]:.2f}" for c in COLUMNS), flush=True)

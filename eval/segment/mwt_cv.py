@@ -33,7 +33,7 @@ from eud.recipe import RecipeError, Run
 from eval.common import REPO, SHARED, command_line, record
 from eval.crossval import cross_validate
 from eval.parser.data_cv import document_folds, held_fold_figures, read_blocks
-from eval.segment.data_cv import segment_and_score, segmenter_settings
+from eval.segment.data_cv import fold_segmenter, segment_and_score, segmenter_settings
 
 WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)
 COLUMNS = ("Tokens", "Words", "Sentences")
@@ -67,25 +67,15 @@ def main(argv: list[str] | None = None) -> int:
     from eud.conllu import read_conllu
     from eud.segment import Segmenter
     from eud.segment.mwt import MwtExpander
-    from eud.segment.train import train_segmenter
 
     scores: dict[float, list[dict[str, float]]] = {w: [] for w in args.weights}
     for fold in range(args.k) if args.only_fold is None else [args.only_fold]:
-        rest, held = work / f"{args.lang}-fold{fold}-rest.conllu", work / f"{args.lang}-fold{fold}-held.conllu"
-        rest.write_text("\n\n".join(b for b, f in zip(blocks, folds) if f != fold) + "\n\n", encoding="utf-8")
-        held.write_text("\n\n".join(b for b, f in zip(blocks, folds) if f == fold) + "\n\n", encoding="utf-8")
-        out = work / f"fold{fold}"
-        config = {**settings, "languages": {args.lang: [str(rest)]}, "output": str(out),
-                  **({"epochs": args.epochs} if args.epochs else {}),
-                  **({"max_steps": args.max_steps} if args.max_steps else {})}
-        config_path = work / f"fold{fold}.json"
-        config_path.write_text(json.dumps(config, indent=1), encoding="utf-8")
-        if not (out / "finished").exists():
-            if train_segmenter(config, config_path):
-                return 2
-            if not args.max_steps:
-                (out / "finished").write_text("", encoding="utf-8")
-        segmenter = Segmenter.load(out / args.lang)
+        trained = fold_segmenter(settings, args.lang, [], blocks, folds, fold, work, f"{args.lang}-fold{fold}",
+                                 epochs=args.epochs, max_steps=args.max_steps)
+        if trained is None:
+            return 2
+        package, rest, held = trained
+        segmenter = Segmenter.load(package)
         segmenter.mwt = MwtExpander.build(read_conllu(rest), suffix_weight=1.0)
         for weight in args.weights:
             segmenter.mwt.suffix_weight = weight
