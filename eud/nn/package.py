@@ -222,11 +222,12 @@ def add_members(folder: str | Path, others: list[str | Path]) -> None:
     vocab = json.loads((folder / "vocab.json").read_text(encoding="utf-8"))
     names = []
     for n, other in enumerate(map(Path, others), 2):
-        _check_files(other, load_config(other))
+        other_config = load_config(other)
+        _check_files(other, other_config)
         if json.loads((other / "vocab.json").read_text(encoding="utf-8")) != vocab:
             raise PackageError(f"{other}: its label tables differ from {folder}'s (not the same training data and settings)")
-        if weights_storage(load_config(other)) != weights_storage(config):
-            raise PackageError(f"{other}: weights stored as {weights_storage(load_config(other))}, "
+        if weights_storage(other_config) != weights_storage(config):
+            raise PackageError(f"{other}: weights stored as {weights_storage(other_config)}, "
                                f"not {weights_storage(config)} as in {folder}")
         names.append(f"member-{n}.safetensors")
         shutil.copyfile(other / "model.safetensors", folder / names[-1])
